@@ -1,0 +1,77 @@
+# npuscope -- build, test, demo, benchmark, install.
+#
+#   make            build ./npuscope
+#   make check      install missing test tools (apt-get, as root), build, run every test
+#   make demo       run the main job on the embedded example
+#   make bench      benchmarks (ratios against baselines measured in the same run)
+#   make install PREFIX=/usr/local
+#   make fixtures   regenerate tests/fixtures from the real compilers
+#
+# Compile-time options: CC (gcc or clang), CFLAGS, SANITIZE=1 (ASan+UBSan).
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+CSTD    = -std=c11 -D_POSIX_C_SOURCE=200809L
+WARN    = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+OPT     ?= -O2 -g
+CFLAGS  ?=
+LDLIBS  = -ljansson -lm
+BUILD   ?= build
+
+ifeq ($(SANITIZE),1)
+OPT     = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+SRCS    = $(filter-out src/main.c,$(wildcard src/*.c))
+OBJS    = $(SRCS:src/%.c=$(BUILD)/%.o)
+DEPS    = $(OBJS:.o=.d) $(BUILD)/main.d
+
+.PHONY: all check test demo bench install clean fixtures deps
+
+all: npuscope
+
+npuscope: $(BUILD)/npuscope
+	ln -sf $(BUILD)/npuscope npuscope
+
+$(BUILD)/npuscope: $(OBJS) $(BUILD)/main.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: src/%.c | $(BUILD)
+	$(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/unit: tests/unit.c $(OBJS)
+	$(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD):
+	mkdir -p $(BUILD)
+
+-include $(DEPS)
+
+# Installs what the build and the tests need when it is missing (root only).
+deps:
+	@sh tests/deps.sh
+
+check: deps
+	$(MAKE) all $(BUILD)/unit
+	@bash tests/run.sh
+
+test: check
+
+demo: deps
+	@$(MAKE) --no-print-directory all >/dev/null
+	@bash examples/demo.sh
+
+bench: deps all
+	@bash tests/bench.sh
+
+fixtures:
+	bash tests/fixtures/gen.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/npuscope $(DESTDIR)$(PREFIX)/bin/npuscope
+	install -m 644 docs/npuscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/npuscope.1
+
+clean:
+	rm -rf build build-* npuscope

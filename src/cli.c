@@ -1,0 +1,106 @@
+/* cli.c -- argument matching and input reading shared by the subcommands. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void ns_args_init(ns_args *a, int argc, char **argv) {
+    a->argc = argc;
+    a->argv = argv;
+    a->i = 1;
+    a->cmd = argv[0];
+    a->only_inputs = 0;
+}
+
+int ns_args_usage(ns_args *a, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "npuscope %s: ", a->cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(see 'npuscope %s --help')\n", a->cmd);
+    va_end(ap);
+    return NS_EXIT_USAGE;
+}
+
+int ns_args_flag(ns_args *a, const char *name) {
+    if (a->only_inputs || strcmp(a->argv[a->i], name) != 0) return 0;
+    a->i++;
+    return 1;
+}
+
+int ns_args_value(ns_args *a, const char *name, const char **val) {
+    if (a->only_inputs) return 0;
+    const char *arg = a->argv[a->i];
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0) return 0;
+    if (arg[n] == '=' && name[1] == '-') {
+        *val = arg + n + 1;
+        a->i++;
+        return 1;
+    }
+    if (arg[n] != 0) return 0;
+    if (a->i + 1 >= a->argc) {
+        ns_args_usage(a, "%s needs a value", name);
+        return -1;
+    }
+    *val = a->argv[a->i + 1];
+    a->i += 2;
+    return 1;
+}
+
+int ns_args_int(ns_args *a, const char *opt, const char *s, long lo, long hi, long *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) {
+        ns_args_usage(a, "%s: '%s' is not a whole number from %ld to %ld", opt, s, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int ns_args_double(ns_args *a, const char *opt, const char *s, double lo, double *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v) || v < lo) {
+        ns_args_usage(a, "%s: '%s' is not a number >= %g", opt, s, lo);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink,
+                 void *ctx) {
+    ns_scanner sc;
+    ns_scanner_init(&sc);
+    ns_diag_quiet(o->quiet);
+    if (o->label_regex && ns_scanner_set_label_regex(&sc, o->label_regex) != 0) {
+        ns_scanner_free(&sc);
+        return -1;
+    }
+    static char *dash[] = {"-"};
+    if (ninputs == 0) {
+        inputs = dash;
+        ninputs = 1;
+    }
+    int failed = 0;
+    for (int i = 0; i < ninputs && !sc.stopped; i++)
+        if (ns_scan_path(&sc, inputs[i], sink, ctx) < 0) failed = 1;
+    long found = sc.next_index;
+    ns_scanner_free(&sc);
+    ns_diag_summary();
+    return failed ? -1 : found;
+}
+
+int ns_cli_color(int fd) {
+    const char *nc = getenv("NO_COLOR");
+    if (nc && *nc) return 0;
+    return isatty(fd);
+}

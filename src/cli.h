@@ -1,0 +1,53 @@
+/* cli.h -- what the subcommands share: argument matching, reading every
+ * input through the scanner, colour decisions, and the help texts.
+ *
+ * Each subcommand lives in its own cmd_*.c with one entry point
+ * `int ns_cmd_NAME(int argc, char **argv)` returning an ns_exit code;
+ * main.c only dispatches.
+ */
+#ifndef NPUSCOPE_CLI_H
+#define NPUSCOPE_CLI_H
+
+#include "scan.h"
+
+typedef struct {
+    int argc;        /* arguments of the subcommand (argv[0] is its name) */
+    char **argv;     /* the arguments */
+    int i;           /* next argument to look at */
+    const char *cmd; /* subcommand name, for messages */
+    int only_inputs; /* a "--" was seen: the rest are inputs */
+} ns_args;
+
+void ns_args_init(ns_args *a, int argc, char **argv);
+/* If argv[i] is the option `name` (e.g. "--depth" or "-n"), store its value
+ * ("--depth 3" or "--depth=3") and return 1; print an error and return -1 if
+ * the value is missing; return 0 if it is another argument. */
+int ns_args_value(ns_args *a, const char *name, const char **val);
+/* If argv[i] is the flag `name`, consume it and return 1. */
+int ns_args_flag(ns_args *a, const char *name);
+/* Parse numbers for options; print "npuscope CMD: --opt: ..." on error. */
+int ns_args_int(ns_args *a, const char *opt, const char *s, long lo, long hi, long *out);
+int ns_args_double(ns_args *a, const char *opt, const char *s, double lo, double *out);
+int ns_args_usage(ns_args *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Options every reading subcommand takes. */
+typedef struct {
+    const char *label_regex; /* --label-regex */
+    int quiet;               /* -q: no warnings */
+} ns_read_opts;
+
+/* Scan every input (stdin when there are none) into sink.  Returns the
+ * number of reports found, or -1 if an input could not be read. */
+long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink,
+                 void *ctx);
+
+/* Colour on stdout?  Only on a terminal, never with NO_COLOR set. */
+int ns_cli_color(int fd);
+
+/* Print the help of a subcommand ("tree", "top", ... or NULL for general). */
+void ns_help(const char *cmd);
+
+int ns_cmd_tree(int argc, char **argv);
+int ns_cmd_top(int argc, char **argv);
+
+#endif

@@ -1,0 +1,159 @@
+/* common.c -- allocation, the append buffer and diagnostics.
+ *
+ * Allocation failure is not recoverable in a command-line analyser: we print
+ * one line and exit with the I/O status rather than thread NULL checks through
+ * every parser.  Everything else here is deliberately boring.
+ */
+#include "common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ====== Allocation ====== */
+
+static void ns__oom(size_t n) {
+    fprintf(stderr, "npuscope: out of memory (asked for %zu bytes)\n", n);
+    exit(NS_EXIT_USAGE);
+}
+
+void *ns_xmalloc(size_t n) {
+    void *p = malloc(n ? n : 1);
+    if (!p) ns__oom(n);
+    return p;
+}
+
+void *ns_xcalloc(size_t n, size_t size) {
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) ns__oom(n * size);
+    return p;
+}
+
+void *ns_xrealloc(void *p, size_t n) {
+    void *q = realloc(p, n ? n : 1);
+    if (!q) ns__oom(n);
+    return q;
+}
+
+char *ns_strndup(const char *s, size_t n) {
+    char *d = ns_xmalloc(n + 1);
+    memcpy(d, s, n);
+    d[n] = 0;
+    return d;
+}
+
+char *ns_strdup(const char *s) { return ns_strndup(s, strlen(s)); }
+
+/* ====== Append buffer ====== */
+
+void ns_buf_grow(ns_buf *b, size_t extra) {
+    if (b->len + extra + 1 <= b->cap) return;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + extra + 1) cap *= 2;
+    b->data = ns_xrealloc(b->data, cap);
+    b->cap = cap;
+}
+
+void ns_buf_add(ns_buf *b, const char *s, size_t n) {
+    ns_buf_grow(b, n);
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = 0;
+}
+
+void ns_buf_puts(ns_buf *b, const char *s) { ns_buf_add(b, s, strlen(s)); }
+
+void ns_buf_putc(ns_buf *b, char c) { ns_buf_add(b, &c, 1); }
+
+void ns_buf_pad(ns_buf *b, char c, size_t n) {
+    ns_buf_grow(b, n);
+    memset(b->data + b->len, c, n);
+    b->len += n;
+    b->data[b->len] = 0;
+}
+
+void ns_buf_printf(ns_buf *b, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char small[256];
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n < sizeof small) {
+        ns_buf_add(b, small, (size_t)n);
+        return;
+    }
+    ns_buf_grow(b, (size_t)n);
+    va_start(ap, fmt);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+void ns_buf_free(ns_buf *b) {
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+int ns_buf_flush(ns_buf *b, FILE *f) {
+    int rc = 0;
+    if (b->len && fwrite(b->data, 1, b->len, f) != b->len) rc = -1;
+    b->len = 0;
+    if (b->data) b->data[0] = 0;
+    return rc;
+}
+
+/* ====== Diagnostics ====== */
+
+#define NS__DIAG_SHOWN_MAX 50 /* warnings printed before we only count */
+
+static long ns__errors;
+static long ns__warnings;
+static int ns__quiet;
+
+static void ns__vdiag(const char *kind, const char *file, long line,
+                      const char *fmt, va_list ap) {
+    fputs("npuscope: ", stderr);
+    if (file && line > 0)
+        fprintf(stderr, "%s:%ld: ", file, line);
+    else if (file)
+        fprintf(stderr, "%s: ", file);
+    if (kind) fputs(kind, stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void ns_warn_at(const char *file, long line, const char *fmt, ...) {
+    ns__warnings++;
+    if (ns__quiet || ns__warnings > NS__DIAG_SHOWN_MAX) return;
+    va_list ap;
+    va_start(ap, fmt);
+    ns__vdiag("warning: ", file, line, fmt, ap);
+    va_end(ap);
+}
+
+void ns_error_at(const char *file, long line, const char *fmt, ...) {
+    ns__errors++;
+    va_list ap;
+    va_start(ap, fmt);
+    ns__vdiag(NULL, file, line, fmt, ap);
+    va_end(ap);
+}
+
+void ns_error(const char *fmt, ...) {
+    ns__errors++;
+    va_list ap;
+    va_start(ap, fmt);
+    ns__vdiag(NULL, NULL, 0, fmt, ap);
+    va_end(ap);
+}
+
+long ns_error_count(void) { return ns__errors; }
+long ns_warning_count(void) { return ns__warnings; }
+void ns_diag_quiet(int quiet) { ns__quiet = quiet; }
+
+void ns_diag_summary(void) {
+    if (!ns__quiet && ns__warnings > NS__DIAG_SHOWN_MAX)
+        fprintf(stderr, "npuscope: %ld more warnings not shown\n",
+                ns__warnings - NS__DIAG_SHOWN_MAX);
+}

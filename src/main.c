@@ -1,0 +1,36 @@
+/* main.c -- the command line, and nothing else: find the subcommand and
+ * hand it the arguments.  Everything a subcommand does lives in cmd_*.c. */
+#include "cli.h"
+
+#include <string.h>
+
+typedef struct {
+    const char *name;             /* subcommand */
+    int (*run)(int, char **);     /* its entry point */
+} ns__command;
+
+static const ns__command ns__commands[] = {
+    {"tree", ns_cmd_tree},
+    {"top", ns_cmd_top},
+};
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        ns_help(NULL);
+        return NS_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        ns_help(argc > 2 ? argv[2] : NULL);
+        return NS_EXIT_OK;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        puts("npuscope " NS_VERSION);
+        return NS_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof ns__commands / sizeof ns__commands[0]; i++)
+        if (strcmp(cmd, ns__commands[i].name) == 0)
+            return ns__commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "npuscope: unknown command '%s' (see 'npuscope --help')\n", cmd);
+    return NS_EXIT_USAGE;
+}

@@ -1,0 +1,123 @@
+/* num.c -- exact, locale-independent parsing and printing of report numbers.
+ *
+ * Up to 15 significant digits and 22 decimals, a value is computed as
+ * mantissa / 10^decimals: both operands are exact doubles and IEEE division
+ * rounds once, so the result is the double nearest to the printed decimal and
+ * printing it back with the same number of decimals reproduces the text.
+ * Longer numbers fall back to strtod; npuscope never calls setlocale(), so
+ * strtod and printf stay in the "C" locale.
+ */
+#include "num.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double ns__pow10[] = {
+    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+ns_num ns_num_absent(void) {
+    ns_num n = {NAN, NS_DEC_ABSENT};
+    return n;
+}
+
+int ns_num_present(ns_num n) { return n.dec != NS_DEC_ABSENT; }
+
+static int ns__word(const char *s, const char *end, const char *w) {
+    size_t n = strlen(w);
+    if ((size_t)(end - s) < n) return 0;
+    for (size_t i = 0; i < n; i++)
+        if ((s[i] | 0x20) != w[i]) return 0;
+    return 1;
+}
+
+int ns_num_parse(const char **pp, const char *end, ns_num *out) {
+    const char *p = *pp, *start = p;
+    int neg = 0;
+    if (p < end && (*p == '-' || *p == '+')) neg = (*p++ == '-');
+    if (ns__word(p, end, "nan") || ns__word(p, end, "inf")) {
+        out->v = (*p | 0x20) == 'n' ? NAN : INFINITY;
+        if (neg) out->v = -out->v;
+        out->dec = NS_DEC_WORD;
+        *pp = p + 3;
+        return 0;
+    }
+    uint64_t mant = 0;
+    int sig = 0, dec = 0, digits = 0;
+    while (p < end && *p >= '0' && *p <= '9') {
+        if (sig || *p != '0') sig++;
+        if (sig <= 19) mant = mant * 10 + (uint64_t)(*p - '0');
+        p++, digits++;
+    }
+    if (p < end && *p == '.') {
+        p++;
+        while (p < end && *p >= '0' && *p <= '9') {
+            if (sig || *p != '0') sig++;
+            if (sig <= 19) mant = mant * 10 + (uint64_t)(*p - '0');
+            p++, dec++, digits++;
+        }
+    }
+    if (!digits) return -1;
+    int has_exp = 0;
+    if (p + 1 < end && (*p == 'e' || *p == 'E') &&
+        (p[1] == '-' || p[1] == '+' || (p[1] >= '0' && p[1] <= '9'))) {
+        has_exp = 1;
+        p += 2;
+        while (p < end && *p >= '0' && *p <= '9') p++;
+    }
+    double v;
+    if (!has_exp && sig <= 15 && dec <= 22) {
+        v = (double)mant / ns__pow10[dec];
+    } else {
+        char tmp[128];
+        size_t n = (size_t)(p - start);
+        if (n >= sizeof tmp) n = sizeof tmp - 1;
+        memcpy(tmp, start, n);
+        tmp[n] = 0;
+        v = strtod(tmp, NULL);
+        neg = 0; /* strtod saw the sign */
+    }
+    out->v = neg ? -v : v;
+    out->dec = (signed char)(has_exp ? 17 : (dec > 60 ? 60 : dec));
+    *pp = p;
+    return 0;
+}
+
+void ns_num_put(ns_buf *b, ns_num n, int width) {
+    if (n.dec == NS_DEC_ABSENT) return;
+    if (n.dec == NS_DEC_WORD) {
+        const char *w = isnan(n.v) ? (signbit(n.v) ? "-nan" : "nan")
+                                   : (signbit(n.v) ? "-inf" : "inf");
+        int pad = width - (int)strlen(w);
+        if (pad > 0) ns_buf_pad(b, ' ', (size_t)pad);
+        ns_buf_puts(b, w);
+        return;
+    }
+    ns_buf_printf(b, "%*.*f", width, n.dec, n.v);
+}
+
+void ns_num_put_json(ns_buf *b, ns_num n) {
+    if (n.dec < 0 || !isfinite(n.v)) {
+        ns_buf_puts(b, "null");
+        return;
+    }
+    ns_buf_printf(b, "%.*f", n.dec, n.v);
+}
+
+void ns_put_json_double(ns_buf *b, double v, int dec) {
+    if (!isfinite(v)) {
+        ns_buf_puts(b, "null");
+        return;
+    }
+    if (dec < 0) dec = 0;
+    /* Avoid "-0.0000" for a computed zero: it is not what anyone printed. */
+    if (dec <= 22 && fabs(v) < 0.5 / ns__pow10[dec]) v = 0;
+    ns_buf_printf(b, "%.*f", dec, v);
+}
+
+int ns_num_dec_max(ns_num a, ns_num b) {
+    int d = a.dec > b.dec ? a.dec : b.dec;
+    return d < 0 ? 4 : d;
+}

@@ -1,0 +1,593 @@
+/* scan.c -- the log scanner: lines in, reports out.
+ *
+ * Real logs are not clean reports.  The NPU compiler prints its tree on
+ * stdout between hundreds of INFO lines; the OpenVINO plugin colours its
+ * lines with ANSI codes; Windows tools end lines with CRLF; some pipelines
+ * put a log prefix ("[INFO] 12:00:01.123 [vpux-compiler] ") in front of
+ * every line; and llvm::errs() is unbuffered, so a concurrent writer can drop
+ * a foreign line into the middle of a report.  The scanner deals with all of
+ * that in one place so that the format parsers see clean rows:
+ *
+ *   - a line is cut at '\n', a trailing '\r' dropped, ANSI escapes removed;
+ *   - a report starts at a "===---===" banner (MLIR and LLVM text) or at a
+ *     "[" line followed by an MLIR JSON entry; whatever precedes the banner
+ *     on its line is that report's prefix, and is stripped from each of its
+ *     lines (a logger prefix by its shape "[LEVEL] time [name] ", anything
+ *     else by its length and character classes, so changing timestamps
+ *     still match);
+ *   - inside a report, a line that is not a row is skipped and counted;
+ *     NS_FOREIGN_RUN_MAX of them in a row, a new banner, or the end of
+ *     input mean the report was cut short: it is kept, marked incomplete,
+ *     and a warning names where;
+ *   - a file whose first byte is '{' (or '[' then '{') and that mentions
+ *     "traceEvents" / "ph" is a Chrome trace and goes to parse_trace.c.
+ *
+ * Deliberately left out: reassembling rows that a concurrent writer split in
+ * two (we skip the halves and say so), and interleaved rows of two reports
+ * printed at the same time by two processes.
+ */
+#include "scan.h"
+
+#include "parse.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ====== Line reader ====== */
+
+typedef struct {
+    int fd;              /* input, or -1 for an in-memory buffer */
+    char *buf;           /* window of the input */
+    size_t cap;          /* bytes allocated in buf */
+    size_t start;        /* first unread byte in buf */
+    size_t end;          /* end of valid bytes in buf */
+    int eof;             /* no more bytes to read */
+    int skipping;        /* discarding the rest of an over-long line */
+    long lineno;         /* number of the line last returned */
+    const char *name;    /* input name for messages */
+    int io_error;        /* a read failed */
+} ns__reader;
+
+#define NS__READ_CHUNK (256u << 10)
+
+static int ns__fill(ns__reader *rd) {
+    if (rd->fd < 0) {
+        rd->eof = 1;
+        return 0;
+    }
+    if (rd->start > 0) {
+        memmove(rd->buf, rd->buf + rd->start, rd->end - rd->start);
+        rd->end -= rd->start;
+        rd->start = 0;
+    }
+    if (rd->end == rd->cap) {
+        rd->cap *= 2;
+        rd->buf = ns_xrealloc(rd->buf, rd->cap);
+    }
+    for (;;) {
+        ssize_t n = read(rd->fd, rd->buf + rd->end, rd->cap - rd->end);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            ns_error("%s: read error: %s", rd->name, strerror(errno));
+            rd->io_error = 1;
+            rd->eof = 1;
+            return -1;
+        }
+        if (n == 0) rd->eof = 1;
+        rd->end += (size_t)n;
+        return 0;
+    }
+}
+
+/* Next line without its '\n'; returns 0 at the end of input. */
+static int ns__getline(ns__reader *rd, const char **line, size_t *len) {
+    for (;;) {
+        char *s = rd->buf + rd->start;
+        size_t avail = rd->end - rd->start;
+        char *nl = avail ? memchr(s, '\n', avail) : NULL;
+        if (rd->skipping) {
+            if (nl) {
+                rd->start = (size_t)(nl + 1 - rd->buf);
+                rd->skipping = 0;
+                continue;
+            }
+            rd->start = rd->end = 0;
+            if (rd->eof) return 0;
+            ns__fill(rd);
+            continue;
+        }
+        if (nl || (rd->eof && avail)) {
+            *line = s;
+            *len = nl ? (size_t)(nl - s) : avail;
+            rd->start += *len + (nl ? 1 : 0);
+            rd->lineno++;
+            return 1;
+        }
+        if (rd->eof) return 0;
+        if (avail >= NS_LINE_MAX) {
+            rd->lineno++;
+            ns_warn_at(rd->name, rd->lineno,
+                       "line longer than %u MiB; the rest of it is skipped",
+                       NS_LINE_MAX >> 20);
+            *line = s;
+            *len = avail;
+            rd->start = rd->end;
+            rd->skipping = 1;
+            return 1;
+        }
+        ns__fill(rd);
+    }
+}
+
+/* ====== Line cleaning ====== */
+
+/* Drop a trailing '\r' and ANSI escape sequences.  Returns the clean line,
+ * in `scratch` when something had to be removed. */
+static const char *ns__clean(const char *s, size_t *n, ns_buf *scratch) {
+    if (*n && s[*n - 1] == '\r') (*n)--;
+    if (!memchr(s, 0x1b, *n)) return s;
+    scratch->len = 0;
+    ns_buf_grow(scratch, *n);
+    for (size_t i = 0; i < *n; i++) {
+        if (s[i] != 0x1b) {
+            scratch->data[scratch->len++] = s[i];
+            continue;
+        }
+        if (i + 1 < *n && s[i + 1] == '[') { /* CSI: params, intermediates, final */
+            i += 2;
+            while (i < *n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] <= 0x3f) i++;
+            /* s[i] is the final byte (0x40-0x7e), skipped by the loop */
+        } else if (i + 1 < *n) {
+            i++; /* two-byte escape */
+        }
+    }
+    scratch->data[scratch->len] = 0;
+    *n = scratch->len;
+    return scratch->data;
+}
+
+/* ====== Log prefixes ====== */
+
+typedef enum {
+    NS__PFX_NONE,   /* the report's lines start at column 0 */
+    NS__PFX_LOGGER, /* "[LEVEL] time [name] " + indent spaces */
+    NS__PFX_SHAPE,  /* same length and character classes as the banner's */
+} ns__pfx_kind;
+
+typedef struct {
+    ns__pfx_kind kind; /* how to strip */
+    char *shape;       /* NS__PFX_SHAPE: the prefix, digits turned to '9' */
+    size_t len;        /* NS__PFX_SHAPE: its length */
+    size_t indent;     /* NS__PFX_LOGGER: spaces after the logger prefix */
+    char *raw;         /* the prefix as first seen, or NULL */
+} ns__prefix;
+
+/* Length of a logger prefix "[WORD] TIME [NAME] " at s, or 0.  Matches the
+ * NPU compiler's vpux::Logger and the OpenVINO NPU plugin's logger. */
+static size_t ns__logger_prefix(const char *s, size_t n) {
+    size_t i = 0;
+    if (i >= n || s[i] != '[') return 0;
+    i++;
+    size_t w = i;
+    while (i < n && s[i] >= 'A' && s[i] <= 'Z') i++;
+    if (i == w || i + 1 >= n || s[i] != ']' || s[i + 1] != ' ') return 0;
+    i += 2;
+    size_t t = i;
+    while (i < n && s[i] != ' ' && s[i] != '[') i++;
+    if (i == t || i + 1 >= n || s[i] != ' ' || s[i + 1] != '[') return 0;
+    i += 2;
+    while (i < n && s[i] != ']') i++;
+    if (i + 1 >= n || s[i + 1] != ' ') return 0;
+    return i + 2;
+}
+
+static void ns__prefix_set(ns__prefix *p, const char *s, size_t n) {
+    free(p->shape);
+    free(p->raw);
+    memset(p, 0, sizeof *p);
+    if (n == 0) return;
+    p->raw = ns_strndup(s, n);
+    size_t m = ns__logger_prefix(s, n);
+    if (m) {
+        size_t k = m;
+        while (k < n && s[k] == ' ') k++;
+        if (k == n) {
+            p->kind = NS__PFX_LOGGER;
+            p->indent = n - m;
+            return;
+        }
+    }
+    p->kind = NS__PFX_SHAPE;
+    p->len = n;
+    p->shape = ns_strndup(s, n);
+    for (size_t i = 0; i < n; i++)
+        if (p->shape[i] >= '0' && p->shape[i] <= '9') p->shape[i] = '9';
+}
+
+/* Strip the report's prefix from a line; returns -1 if it does not carry it. */
+static int ns__prefix_strip(const ns__prefix *p, const char **s, size_t *n) {
+    switch (p->kind) {
+    case NS__PFX_NONE:
+        return 0;
+    case NS__PFX_LOGGER: {
+        size_t m = ns__logger_prefix(*s, *n);
+        if (!m || *n < m + p->indent) return -1;
+        for (size_t i = 0; i < p->indent; i++)
+            if ((*s)[m + i] != ' ') return -1;
+        *s += m + p->indent;
+        *n -= m + p->indent;
+        return 0;
+    }
+    case NS__PFX_SHAPE:
+        if (*n < p->len) return -1;
+        for (size_t i = 0; i < p->len; i++) {
+            char c = (*s)[i];
+            if (p->shape[i] == '9' ? !(c >= '0' && c <= '9') : c != p->shape[i])
+                return -1;
+        }
+        *s += p->len;
+        *n -= p->len;
+        return 0;
+    }
+    return -1;
+}
+
+/* ====== The state machine ====== */
+
+typedef enum {
+    NS__IDLE,      /* between reports */
+    NS__HEADER,    /* inside a banner block */
+    NS__TEXT,      /* rows of an MLIR or LLVM text report */
+    NS__JSON_OPEN, /* saw "[": an MLIR JSON report may follow */
+    NS__JSON,      /* entries of an MLIR JSON report */
+} ns__state;
+
+typedef struct {
+    ns_scanner *sc;       /* options and counters across inputs */
+    const char *name;     /* input name */
+    ns_sink sink;         /* receiver of finished reports */
+    void *ctx;            /* sink's context */
+    ns__state state;      /* where we are */
+    ns__prefix pfx;       /* prefix of the current report */
+    ns_pstate ps;         /* parser state of the current report */
+    long start_line;      /* first line of the current report */
+    char *label;          /* label from the nearest --label-regex match */
+    ns_buf scratch;       /* cleaned line */
+    int found;            /* reports found in this input */
+} ns__scan;
+
+static void ns__label_check(ns__scan *st, const char *s, size_t n) {
+    if (!st->sc->has_label_re) return;
+    char *line = ns_strndup(s, n);
+    regmatch_t m[2];
+    if (regexec(&st->sc->label_re, line, 2, m, 0) == 0) {
+        int g = m[1].rm_so >= 0 ? 1 : 0;
+        free(st->label);
+        st->label = ns_strndup(line + m[g].rm_so, (size_t)(m[g].rm_eo - m[g].rm_so));
+    }
+    free(line);
+}
+
+static void ns__begin(ns__scan *st, ns_producer prod) {
+    ns_report *r = ns_report_new(prod, st->name, st->start_line);
+    r->index = st->sc->next_index++;
+    if (st->label) {
+        r->label = ns_strdup(st->label);
+    } else {
+        char tmp[32];
+        snprintf(tmp, sizeof tmp, "#%d", r->index + 1);
+        r->label = ns_strdup(tmp);
+    }
+    memset(&st->ps.b, 0, sizeof st->ps.b);
+    st->ps.r = r;
+    st->ps.sp = 0;
+    st->ps.rows = 0;
+    st->ps.foreign = st->ps.foreign_run = st->ps.foreign_first = 0;
+    ns_builder_init(&st->ps.b, r);
+    st->found++;
+}
+
+/* Hand the current report to the sink. */
+static void ns__finish(ns__scan *st, long last_line) {
+    ns_report *r = st->ps.r;
+    st->ps.r = NULL;
+    r->end_line = last_line;
+    if (st->ps.foreign)
+        ns_warn_at(r->file, st->ps.foreign_first,
+                   "report %s: skipped %ld line%s that are not rows of it",
+                   r->label, st->ps.foreign, st->ps.foreign == 1 ? "" : "s");
+    if (!r->complete)
+        ns_warn_at(r->file, r->line,
+                   "report %s is incomplete (no Total row; %d rows read, "
+                   "last at line %ld)",
+                   r->label, st->ps.rows, last_line);
+    ns_builder_free(&st->ps.b);
+    ns_hdr_free(&st->ps.hdr);
+    st->state = NS__IDLE;
+    if (st->sc->stopped) {
+        ns_report_free(r);
+        return;
+    }
+    if (st->sink(r, st->ctx) != 0) st->sc->stopped = 1;
+}
+
+static void ns__idle(ns__scan *st, const char *s, size_t n, long line);
+
+static void ns__foreign(ns__scan *st, const char *raw, size_t rawn, long line) {
+    if (st->ps.foreign++ == 0) st->ps.foreign_first = line;
+    st->ps.foreign_run++;
+    if (ns_banner_at(raw, rawn) >= 0) {
+        /* a new report starts: the current one was cut short */
+        st->ps.foreign--;
+        ns__finish(st, line - 1);
+        ns__idle(st, raw, rawn, line);
+        return;
+    }
+    ns__label_check(st, raw, rawn);
+    if (st->ps.foreign_run >= NS_FOREIGN_RUN_MAX) {
+        st->ps.foreign -= st->ps.foreign_run;
+        ns__finish(st, line - st->ps.foreign_run);
+    }
+}
+
+static void ns__idle(ns__scan *st, const char *s, size_t n, long line) {
+    long off = ns_banner_at(s, n);
+    if (off >= 0) {
+        ns__prefix_set(&st->pfx, s, (size_t)off);
+        ns_hdr_begin(&st->ps.hdr, line);
+        st->start_line = line;
+        st->state = NS__HEADER;
+        return;
+    }
+    /* "[" alone (after an optional prefix): maybe an MLIR JSON report */
+    size_t k = n;
+    while (k && (s[k - 1] == ' ' || s[k - 1] == '\t')) k--;
+    if (k && s[k - 1] == '[') {
+        size_t pl = k - 1;
+        while (pl && s[pl - 1] == ' ') pl--;
+        if (pl == 0 || ns__logger_prefix(s, k - 1)) {
+            ns__prefix_set(&st->pfx, s, k - 1);
+            st->start_line = line;
+            st->state = NS__JSON_OPEN;
+            return;
+        }
+    }
+    ns__label_check(st, s, n);
+}
+
+static void ns__line(ns__scan *st, const char *raw, size_t rawn, long line) {
+    const char *s = raw;
+    size_t n = rawn;
+    int has_nul = memchr(raw, 0, rawn) != NULL;
+    switch (st->state) {
+    case NS__IDLE:
+        ns__idle(st, s, n, line);
+        return;
+    case NS__HEADER: {
+        if (has_nul || ns__prefix_strip(&st->pfx, &s, &n) != 0) {
+            if (++st->ps.hdr.skipped <= 8) return;
+            st->ps.hdr.state = NS_HDR_FAILED;
+        } else {
+            ns_hdr_feed(&st->ps.hdr, s, n);
+        }
+        if (st->ps.hdr.state == NS_HDR_FAILED) {
+            ns_hdr_free(&st->ps.hdr);
+            st->state = NS__IDLE;
+            ns__idle(st, raw, rawn, line);
+        } else if (st->ps.hdr.state == NS_HDR_DONE) {
+            ns_hdr h = st->ps.hdr;
+            ns__begin(st, h.llvm ? NS_PROD_LLVM : NS_PROD_MLIR_TEXT);
+            ns_report *r = st->ps.r;
+            r->title = h.title ? ns_strdup(h.title) : NULL;
+            if (h.llvm) {
+                r->header_total = h.total;
+                r->header_wall = h.wall_clock;
+            } else {
+                r->header_total = h.total;
+            }
+            for (int i = 0; i < h.ncols; i++) r->cols |= NS_COLBIT(h.cols[i]);
+            if (st->pfx.raw) r->prefix = ns_strdup(st->pfx.raw);
+            st->state = NS__TEXT;
+        }
+        return;
+    }
+    case NS__TEXT: {
+        ns_feed f = NS_FEED_FOREIGN;
+        if (!has_nul && ns__prefix_strip(&st->pfx, &s, &n) == 0)
+            f = st->ps.hdr.llvm ? ns_llvm_feed(&st->ps, s, n, line)
+                                : ns_mlir_text_feed(&st->ps, s, n, line);
+        if (f == NS_FEED_FOREIGN) {
+            ns__foreign(st, raw, rawn, line);
+            return;
+        }
+        st->ps.foreign_run = 0;
+        if (f == NS_FEED_DONE) ns__finish(st, line);
+        return;
+    }
+    case NS__JSON_OPEN:
+        if (!has_nul && ns__prefix_strip(&st->pfx, &s, &n) == 0 &&
+            ns_mlir_json_entry_line(s, n)) {
+            ns__begin(st, NS_PROD_MLIR_JSON);
+            st->state = NS__JSON;
+            ns_mlir_json_feed(&st->ps, s, n, line);
+            return;
+        }
+        st->state = NS__IDLE;
+        ns__idle(st, raw, rawn, line);
+        return;
+    case NS__JSON: {
+        ns_feed f = NS_FEED_FOREIGN;
+        if (!has_nul && ns__prefix_strip(&st->pfx, &s, &n) == 0)
+            f = ns_mlir_json_feed(&st->ps, s, n, line);
+        if (f == NS_FEED_FOREIGN) {
+            ns__foreign(st, raw, rawn, line);
+            return;
+        }
+        st->ps.foreign_run = 0;
+        if (f == NS_FEED_DONE) ns__finish(st, line);
+        return;
+    }
+    }
+}
+
+static void ns__end(ns__scan *st, long last_line) {
+    if (st->state == NS__TEXT || st->state == NS__JSON) {
+        long last = last_line - st->ps.foreign_run;
+        st->ps.foreign -= st->ps.foreign_run;
+        ns__finish(st, last);
+    } else if (st->state == NS__HEADER) {
+        ns_hdr_free(&st->ps.hdr);
+    }
+    free(st->ps.stack);
+    st->ps.stack = NULL;
+    free(st->pfx.shape);
+    free(st->pfx.raw);
+    st->pfx.shape = st->pfx.raw = NULL;
+    free(st->label);
+    st->label = NULL;
+    ns_buf_free(&st->scratch);
+}
+
+/* ====== Chrome traces ====== */
+
+static const char *ns__memmem(const char *h, size_t hn, const char *nd, size_t nn) {
+    if (nn == 0) return h;
+    for (size_t i = 0; i + nn <= hn; i++)
+        if (h[i] == nd[0] && memcmp(h + i, nd, nn) == 0) return h + i;
+    return NULL;
+}
+
+/* Does the start of the input look like a trace-event JSON document? */
+static int ns__looks_like_trace(const char *s, size_t n) {
+    size_t i = 0;
+    if (n >= 3 && (unsigned char)s[0] == 0xef && (unsigned char)s[1] == 0xbb &&
+        (unsigned char)s[2] == 0xbf)
+        i = 3; /* UTF-8 byte order mark */
+    while (i < n && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t')) i++;
+    if (i >= n) return 0;
+    size_t look = n - i < 4096 ? n - i : 4096;
+    if (s[i] == '{') return ns__memmem(s + i, look, "\"traceEvents\"", 13) != NULL;
+    if (s[i] == '[') {
+        size_t j = i + 1;
+        while (j < n && (s[j] == ' ' || s[j] == '\n' || s[j] == '\r' || s[j] == '\t')) j++;
+        return j < n && s[j] == '{' && ns__memmem(s + j, look - (j - i), "\"ph\"", 4) &&
+               !ns_mlir_json_entry_line(s + j, (size_t)(look - (j - i)));
+    }
+    return 0;
+}
+
+static int ns__trace(ns__scan *st, const char *data, size_t len) {
+    ns_report *r = ns_trace_parse(data, len, st->name);
+    if (!r) return -1;
+    r->index = st->sc->next_index++;
+    if (st->label) {
+        r->label = ns_strdup(st->label);
+    } else {
+        char tmp[32];
+        snprintf(tmp, sizeof tmp, "#%d", r->index + 1);
+        r->label = ns_strdup(tmp);
+    }
+    st->found++;
+    if (st->sink(r, st->ctx) != 0) st->sc->stopped = 1;
+    return 0;
+}
+
+/* ====== Public ====== */
+
+void ns_scanner_init(ns_scanner *sc) { memset(sc, 0, sizeof *sc); }
+
+int ns_scanner_set_label_regex(ns_scanner *sc, const char *re) {
+    if (sc->has_label_re) regfree(&sc->label_re);
+    sc->has_label_re = 0;
+    int rc = regcomp(&sc->label_re, re, REG_EXTENDED);
+    if (rc != 0) {
+        char msg[256];
+        regerror(rc, &sc->label_re, msg, sizeof msg);
+        ns_error("--label-regex '%s': %s", re, msg);
+        return -1;
+    }
+    sc->has_label_re = 1;
+    return 0;
+}
+
+void ns_scanner_free(ns_scanner *sc) {
+    if (sc->has_label_re) regfree(&sc->label_re);
+    sc->has_label_re = 0;
+}
+
+static int ns__scan_reader(ns_scanner *sc, ns__reader *rd, ns_sink sink, void *ctx) {
+    ns__scan st;
+    memset(&st, 0, sizeof st);
+    st.sc = sc;
+    st.name = rd->name;
+    st.sink = sink;
+    st.ctx = ctx;
+
+    /* Look at the first bytes to tell a trace document from a log. */
+    while (!rd->eof && rd->end < 4096) ns__fill(rd);
+    if (ns__looks_like_trace(rd->buf, rd->end)) {
+        while (!rd->eof) ns__fill(rd);
+        sc->bytes += rd->end;
+        if (rd->io_error) return -1;
+        int rc = ns__trace(&st, rd->buf, rd->end);
+        return rc < 0 ? 0 : st.found;
+    }
+
+    const char *s;
+    size_t n;
+    while (!sc->stopped && ns__getline(rd, &s, &n)) {
+        sc->bytes += n + 1;
+        sc->lines++;
+        size_t cn = n;
+        const char *c = ns__clean(s, &cn, &st.scratch);
+        ns__line(&st, c, cn, rd->lineno);
+    }
+    ns__end(&st, rd->lineno);
+    if (rd->io_error) return -1;
+    return st.found;
+}
+
+int ns_scan_path(ns_scanner *sc, const char *path, ns_sink sink, void *ctx) {
+    int stdin_input = strcmp(path, "-") == 0;
+    int fd = stdin_input ? 0 : open(path, O_RDONLY);
+    if (fd < 0) {
+        ns_error("%s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat stt;
+    if (fstat(fd, &stt) == 0 && S_ISDIR(stt.st_mode)) {
+        ns_error("%s: is a directory", path);
+        close(fd);
+        return -1;
+    }
+    ns__reader rd;
+    memset(&rd, 0, sizeof rd);
+    rd.fd = fd;
+    rd.cap = NS__READ_CHUNK;
+    rd.buf = ns_xmalloc(rd.cap);
+    rd.name = stdin_input ? "<stdin>" : path;
+    int rc = ns__scan_reader(sc, &rd, sink, ctx);
+    free(rd.buf);
+    if (!stdin_input) close(fd);
+    return rc;
+}
+
+int ns_scan_buffer(ns_scanner *sc, const char *name, const char *data,
+                   size_t len, ns_sink sink, void *ctx) {
+    ns__reader rd;
+    memset(&rd, 0, sizeof rd);
+    rd.fd = -1;
+    rd.cap = len + 1;
+    rd.buf = ns_xmalloc(rd.cap);
+    memcpy(rd.buf, data, len);
+    rd.end = len;
+    rd.eof = 1;
+    rd.name = name;
+    int rc = ns__scan_reader(sc, &rd, sink, ctx);
+    free(rd.buf);
+    return rc;
+}
