@@ -27,7 +27,7 @@ SRCS    = $(filter-out src/main.c,$(wildcard src/*.c))
 OBJS    = $(SRCS:src/%.c=$(BUILD)/%.o)
 DEPS    = $(OBJS:.o=.d) $(BUILD)/main.d
 
-.PHONY: all check test demo bench install clean fixtures deps
+.PHONY: all check test demo bench install clean fixtures
 
 all: npuscope
 
@@ -48,21 +48,23 @@ $(BUILD):
 
 -include $(DEPS)
 
-# Installs what the build and the tests need when it is missing (root only).
-deps:
-	@sh tests/deps.sh
-
-check: deps
-	$(MAKE) all $(BUILD)/unit
+# Each entry point first installs what it needs when it is missing (as
+# root, with apt-get; otherwise it says what to install).
+check:
+	@sh tests/deps.sh test
+	@$(MAKE) --no-print-directory all $(BUILD)/unit
 	@bash tests/run.sh
 
 test: check
 
-demo: deps
+demo:
+	@sh tests/deps.sh build
 	@$(MAKE) --no-print-directory all >/dev/null
 	@bash examples/demo.sh
 
-bench: deps all
+bench:
+	@sh tests/deps.sh bench
+	@$(MAKE) --no-print-directory all
 	@bash tests/bench.sh
 
 fixtures:

@@ -20,6 +20,7 @@ static int ns__top_sink(ns_report *r, void *ctx) {
 static void ns__top_render(ns_buf *b, const ns_top *t, long limit, ns__top_fmt f,
                            int color) {
     size_t *ord = ns_top_order_new(t);
+    int partial = 0; /* a user sum covers only some occurrences */
     size_t n = t->names.count;
     if (limit > 0 && (size_t)limit < n) n = (size_t)limit;
     if (f == NS__TOP_JSON) {
@@ -49,7 +50,7 @@ static void ns__top_render(ns_buf *b, const ns_top *t, long limit, ns__top_fmt f
             ns_buf_puts(b, ",\"user_s\":");
             if (row->user_count) ns_put_json_double(b, row->user, dec);
             else ns_buf_puts(b, "null");
-            ns_buf_puts(b, ",\"self_s\":");
+            ns_buf_printf(b, ",\"user_count\":%ld,\"self_s\":", row->user_count);
             ns_put_json_double(b, row->self, dec);
             ns_buf_puts(b, ",\"share\":");
             ns_put_json_double(b, share, 6);
@@ -68,12 +69,19 @@ static void ns__top_render(ns_buf *b, const ns_top *t, long limit, ns__top_fmt f
         } else {
             ns_buf_printf(b, "%4zu  %11.*f  %6.1f%%  %6ld  ", k + 1, dec, row->wall,
                           isfinite(share) ? share * 100 : 0.0, row->count);
-            if (row->user_count) ns_buf_printf(b, "%11.*f  ", dec, row->user);
-            else ns_buf_printf(b, "%11s  ", "-");
+            if (row->user_count == row->count)
+                ns_buf_printf(b, "%11.*f  ", dec, row->user);
+            else if (row->user_count)
+                ns_buf_printf(b, "%10.*f*  ", dec, row->user), partial = 1;
+            else
+                ns_buf_printf(b, "%11s  ", "-");
             ns_buf_printf(b, "%11.*f  %s\n", dec, fabs(row->self) < 0.5e-9 ? 0.0 : row->self,
                           name);
         }
     }
+    if (partial)
+        ns_buf_puts(b, "      * user time summed over the occurrences whose report "
+                       "has a User column only\n");
     if (f == NS__TOP_JSON) ns_buf_puts(b, "\n]}\n");
     else if (f == NS__TOP_TEXT && n < t->names.count)
         ns_buf_printf(b, "      (%zu more; -n 0 shows all)\n", t->names.count - n);

@@ -164,8 +164,10 @@ int ns_parse_timepct(const char **pp, const char *end, ns_num *val,
     const char *p = *pp;
     while (p < end && *p == ' ') p++;
     if (end - p >= 5 && memcmp(p, "-----", 5) == 0) {
-        /* LLVM prints "-----" when the group's total is below 1e-7 */
+        /* LLVM prints "        -----     " when the group's total is
+         * below 1e-7: the placeholder owns five trailing blanks */
         p += 5;
+        for (int i = 0; i < 5 && p < end && *p == ' '; i++) p++;
         *val = ns_num_absent();
         *pct = ns_num_absent();
         *pp = p;

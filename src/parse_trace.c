@@ -142,7 +142,8 @@ typedef struct {
     int64_t first;       /* earliest start of its intervals, ns */
     int64_t last;        /* latest end of its intervals, ns */
     long niv;            /* intervals kept */
-    long lo, hi;         /* its intervals in the sorted array: [lo, hi) */
+    long lo;             /* its first interval in the sorted array */
+    long hi;             /* one past its last interval there */
     long order;          /* creation order (final tie-breaker) */
 } ns__thread;
 
@@ -168,12 +169,15 @@ typedef struct {
     ns__map strs;        /* interned names and details */
     ns__map keys;        /* thread and async keys -> index */
     ns__thread *th;      /* threads and async pseudo-threads */
-    long nth, capth;     /* entries used / allocated in th */
+    long nth;            /* entries used in th */
+    long capth;          /* entries allocated in th */
     ns__open *open;      /* begin events ("B", "b"), never removed */
-    long nopen, capopen; /* entries used / allocated in open */
+    long nopen;          /* entries used in open */
+    long capopen;        /* entries allocated in open */
     long live;           /* begin events still waiting for their end */
     ns__ival *iv;        /* intervals kept */
-    long niv, capiv;     /* entries used / allocated in iv */
+    long niv;            /* entries used in iv */
+    long capiv;          /* entries allocated in iv */
     ns_buf kb;           /* scratch for composite keys */
     long bad;            /* malformed events skipped */
     int clang;           /* a process_name said clang */
@@ -423,11 +427,9 @@ static int ns__iv_cmp(const void *a, const void *b) {
     if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
     if (x->start != y->start) return x->start < y->start ? -1 : 1;
     if (x->dur != y->dur) return x->dur > y->dur ? -1 : 1;
-    if (x->name != y->name) { /* interned: equal names are the same pointer */
-        int d = strcmp(x->name, y->name);
-        if (d) return d;
-    }
-    return (x->idx > y->idx) - (x->idx < y->idx);
+    /* Identical intervals: clang writes a scope when it ends, so the inner
+     * one comes first in the file; the later one is the outer. */
+    return (x->idx < y->idx) - (x->idx > y->idx);
 }
 
 /* Threads: earliest event first, then real threads before async ones, then

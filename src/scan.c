@@ -302,9 +302,10 @@ static void ns__finish(ns__scan *st, long last_line) {
                    r->label, st->ps.foreign, st->ps.foreign == 1 ? "" : "s");
     if (!r->complete)
         ns_warn_at(r->file, r->line,
-                   "report %s is incomplete (no Total row; %d rows read, "
-                   "last at line %ld)",
-                   r->label, st->ps.rows, last_line);
+                   "report %s is incomplete (no Total row; %d rows read up to "
+                   "line %ld%s)",
+                   r->label, st->ps.rows, last_line,
+                   st->ps.foreign_run ? ", then lines that are not rows" : "");
     ns_builder_free(&st->ps.b);
     ns_hdr_free(&st->ps.hdr);
     st->state = NS__IDLE;
@@ -321,9 +322,11 @@ static void ns__foreign(ns__scan *st, const char *raw, size_t rawn, long line) {
     if (st->ps.foreign++ == 0) st->ps.foreign_first = line;
     st->ps.foreign_run++;
     if (ns_banner_at(raw, rawn) >= 0) {
-        /* a new report starts: the current one was cut short */
-        st->ps.foreign--;
-        ns__finish(st, line - 1);
+        /* a new report starts: the current one was cut short before the
+         * run of non-rows that led up to this banner */
+        st->ps.foreign_run--;
+        st->ps.foreign -= st->ps.foreign_run + 1;
+        ns__finish(st, line - 1 - st->ps.foreign_run);
         ns__idle(st, raw, rawn, line);
         return;
     }

@@ -1,0 +1,41 @@
+#!/bin/sh
+# deps.sh -- install what npuscope needs on Debian when it is missing.
+#   deps.sh build   compiler, make, jansson            (make, make demo)
+#   deps.sh test    + real compilers and tools the tests run (make check)
+#   deps.sh bench   + GNU time for peak-RSS figures     (make bench)
+# As root it runs `apt-get update` once and installs; otherwise it prints
+# the command to run and fails.
+set -eu
+mode=${1:-test}
+need=""
+want() { need="$need $1"; }
+have() { command -v "$1" >/dev/null 2>&1; }
+
+have cc || want gcc
+have make || want make
+[ -f /usr/include/jansson.h ] || want libjansson-dev
+if [ "$mode" != build ]; then
+    have clang || want clang
+    have jq || want jq
+    have mlir-opt-22 || want mlir-22-tools
+    have flang-22 || want flang-22
+    have clang-22 || want clang-22
+    have opt-22 || want llvm-22
+    have timeout || want coreutils
+fi
+if [ "$mode" = bench ]; then
+    [ -x /usr/bin/time ] || want time
+    have python3 || want python3
+fi
+[ -n "$need" ] || exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "npuscope: missing packages:$need" >&2
+    echo "npuscope: install them with: sudo apt-get update && sudo apt-get install -y$need" >&2
+    exit 1
+fi
+echo "npuscope: installing:$need" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $need >&2

@@ -1,0 +1,382 @@
+/* unit.c -- unit tests of the pieces below the command line: exact numbers,
+ * banner and header recognition, the scanner's cleaning (CRLF, ANSI, log
+ * prefixes, foreign lines, truncation), JSON escaping and the string map.
+ * Whole-program behaviour is tested by tests/run.sh on real fixtures.
+ *
+ * Prints one line per failure and ends with "unit: N passed, N failed". */
+#include "jsonw.h"
+#include "num.h"
+#include "parse.h"
+#include "report.h"
+#include "scan.h"
+#include "strmap.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+
+#define CHECK(cond)                                                          \
+    do {                                                                     \
+        if (cond) passed++;                                                  \
+        else {                                                               \
+            failed++;                                                        \
+            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);           \
+        }                                                                    \
+    } while (0)
+
+/* ====== Numbers ====== */
+
+static ns_num parse(const char *s, int *ok, const char **rest) {
+    ns_num n = ns_num_absent();
+    const char *p = s;
+    *ok = ns_num_parse(&p, s + strlen(s), &n) == 0;
+    if (rest) *rest = p;
+    return n;
+}
+
+static int reprints(const char *s, int width) {
+    int ok;
+    const char *digits = s;
+    while (*digits == ' ') digits++;
+    ns_num n = parse(digits, &ok, NULL);
+    if (!ok) return 0;
+    ns_buf b = {0};
+    ns_num_put(&b, n, width);
+    int same = b.data && strcmp(b.data, s) == 0;
+    if (!same) printf("  reprint '%s' -> '%s'\n", s, b.data ? b.data : "");
+    ns_buf_free(&b);
+    return same;
+}
+
+static void test_numbers(void) {
+    int ok;
+    const char *rest;
+    ns_num n = parse("3.8142 seconds", &ok, &rest);
+    CHECK(ok && n.dec == 4 && n.v == 3.8142 && strcmp(rest, " seconds") == 0);
+    n = parse("-0.0000", &ok, NULL);
+    CHECK(ok && n.v == 0 && signbit(n.v) && n.dec == 4);
+    n = parse("nan", &ok, NULL);
+    CHECK(ok && isnan(n.v) && n.dec == NS_DEC_WORD);
+    n = parse("-inf", &ok, NULL);
+    CHECK(ok && isinf(n.v) && n.v < 0);
+    parse("abc", &ok, NULL);
+    CHECK(!ok);
+    parse("-", &ok, NULL);
+    CHECK(!ok);
+    parse(".", &ok, NULL);
+    CHECK(!ok);
+    n = parse("1e-3", &ok, NULL);
+    CHECK(ok && n.v == 1e-3);
+    /* every printed value comes back as printed */
+    CHECK(reprints("  0.2912", 8));
+    CHECK(reprints(" -0.0658", 8));
+    CHECK(reprints("1234.5678", 8));
+    CHECK(reprints("   -0.0000", 10));
+    CHECK(reprints("100.0", 5));
+    CHECK(reprints("  nan", 5));
+    CHECK(reprints(" -nan", 5));
+    CHECK(reprints("123456789012.1234", 8)); /* 16 digits: strtod path */
+    char tmp[32];
+    int all = 1;
+    for (int i = 0; i < 100000 && all; i += 7) {
+        snprintf(tmp, sizeof tmp, "%8.4f", i / 10000.0 * (i % 2 ? -1 : 1));
+        all = reprints(tmp, 8);
+    }
+    CHECK(all);
+    /* JSON: printed digits, null for nan */
+    ns_buf b = {0};
+    n = parse("0.2519", &ok, NULL);
+    ns_num_put_json(&b, n);
+    ns_buf_putc(&b, ' ');
+    n = parse("nan", &ok, NULL);
+    ns_num_put_json(&b, n);
+    ns_buf_putc(&b, ' ');
+    ns_put_json_double(&b, -1e-12, 4);
+    CHECK(strcmp(b.data, "0.2519 null 0.0000") == 0);
+    ns_buf_free(&b);
+}
+
+/* ====== Banner and header ====== */
+
+static void test_banner(void) {
+    const char *ban = "===-------------------------------------------------------------------------===";
+    CHECK(ns_banner_at(ban, strlen(ban)) == 0);
+    char pre[200];
+    snprintf(pre, sizeof pre, "[INFO] 12:00:00.123 [vpux-compiler] %s  ", ban);
+    CHECK(ns_banner_at(pre, strlen(pre)) == 36);
+    CHECK(ns_banner_at("=== compiling ===", 17) < 0);
+    CHECK(ns_banner_at("===---===", 9) < 0);
+    char tail[200];
+    snprintf(tail, sizeof tail, "%s and more", ban);
+    CHECK(ns_banner_at(tail, strlen(tail)) < 0);
+
+    ns_hdr h;
+    ns_hdr_begin(&h, 1);
+    const char *mlir[] = {"                         ... Execution time report ...",
+                          ban, "  Total Execution Time: 4.7896 seconds", "",
+                          "  ----User Time----  ----Wall Time----  ----Name----"};
+    for (int i = 0; i < 5; i++) ns_hdr_feed(&h, mlir[i], strlen(mlir[i]));
+    CHECK(h.state == NS_HDR_DONE && !h.llvm && h.ncols == 2 && h.cols[0] == NS_COL_USER &&
+          h.cols[1] == NS_COL_WALL && h.total.v == 4.7896);
+    CHECK(strcmp(h.title, "... Execution time report ...") == 0);
+    ns_hdr_free(&h);
+
+    ns_hdr_begin(&h, 1);
+    const char *llvm[] = {"   Pass execution timing report", ban,
+                          "  Total Execution Time: 6.5828 seconds (6.5731 wall clock)", "",
+                          "   ---User Time---   --System Time--   --User+System--   ---Wall "
+                          "Time---  ---Mem---  --- Name ---"};
+    for (int i = 0; i < 5; i++) ns_hdr_feed(&h, llvm[i], strlen(llvm[i]));
+    CHECK(h.state == NS_HDR_DONE && h.llvm && h.ncols == 5 && h.cols[4] == NS_COL_MEM &&
+          h.wall_clock.v == 6.5731);
+    ns_hdr_free(&h);
+
+    ns_hdr_begin(&h, 1);
+    ns_hdr_feed(&h, "title", 5);
+    ns_hdr_feed(&h, "not a banner", 12);
+    CHECK(h.state == NS_HDR_FAILED);
+    ns_hdr_free(&h);
+}
+
+/* ====== Scanner ====== */
+
+typedef struct {
+    ns_report *r[16]; /* reports kept */
+    int n;            /* how many */
+} sink_t;
+
+static int keep(ns_report *r, void *ctx) {
+    sink_t *s = ctx;
+    if (s->n < 16) s->r[s->n++] = r;
+    else ns_report_free(r);
+    return 0;
+}
+
+static void drop(sink_t *s) {
+    for (int i = 0; i < s->n; i++) ns_report_free(s->r[i]);
+    s->n = 0;
+}
+
+static int scan(const char *text, sink_t *s, const char *label_re) {
+    ns_scanner sc;
+    ns_scanner_init(&sc);
+    if (label_re) ns_scanner_set_label_regex(&sc, label_re);
+    int n = ns_scan_buffer(&sc, "t.log", text, strlen(text), keep, s);
+    ns_scanner_free(&sc);
+    return n;
+}
+
+#define BAN "===-------------------------------------------------------------------------===\n"
+#define HDR(total, cols)                                                              \
+    BAN "                         ... Execution time report ...\n" BAN                 \
+        "  Total Execution Time: " total " seconds\n\n" cols "\n"
+
+static const char *small_report =
+    HDR("0.0100", "  ----Wall Time----  ----Name----")
+    "    0.0060 ( 60.0%)  Parser\n"
+    "    0.0030 ( 30.0%)  'func.func' Pipeline\n"
+    "    0.0020 ( 20.0%)    CSE\n"
+    "    0.0001 (  1.0%)      (A) DominanceInfo\n"
+    "    0.0010 ( 10.0%)  Output\n"
+    "   -0.0000 ( -0.0%)  Rest\n"
+    "    0.0100 (100.0%)  Total\n";
+
+static void test_scan_basic(void) {
+    sink_t s = {0};
+    CHECK(scan(small_report, &s, NULL) == 1);
+    ns_report *r = s.r[0];
+    CHECK(r->complete && r->producer == NS_PROD_MLIR_TEXT && !r->list_mode);
+    CHECK(r->nnodes == 7 && r->root->nchild == 4);
+    ns_node *p = r->root->child->next;
+    CHECK(strcmp(p->name, "'func.func' Pipeline") == 0 && p->kind == NS_KIND_PIPELINE);
+    CHECK(p->child && strcmp(p->child->name, "CSE") == 0 && p->child->kind == NS_KIND_PASS);
+    CHECK(p->child->child->kind == NS_KIND_ANALYSIS && p->child->child->depth == 2);
+    CHECK(r->root->child->kind == NS_KIND_SCOPE); /* Parser */
+    ns_node *rest = r->root->last;
+    CHECK(rest->kind == NS_KIND_REST && signbit(rest->val[NS_COL_WALL].v));
+    CHECK(!ns_num_present(r->root->val[NS_COL_USER]));
+    CHECK(fabs(ns_node_self(p, NS_COL_WALL) - 0.001) < 1e-12);
+    CHECK(strcmp(r->label, "#1") == 0 && r->line == 1 && r->end_line == 13);
+    drop(&s);
+}
+
+static char *replace_all(const char *s, const char *from, const char *to) {
+    ns_buf b = {0};
+    size_t fl = strlen(from);
+    for (const char *p = s; *p;) {
+        if (strncmp(p, from, fl) == 0) {
+            ns_buf_puts(&b, to);
+            p += fl;
+        } else {
+            ns_buf_putc(&b, *p++);
+        }
+    }
+    return b.data;
+}
+
+static void test_scan_dirty(void) {
+    sink_t s = {0};
+    /* CRLF and colour */
+    char *crlf = replace_all(small_report, "\n", "\r\n");
+    char *ansi = replace_all(crlf, "CSE", "\033[36mCSE\033[0m");
+    CHECK(scan(ansi, &s, NULL) == 1 && s.r[0]->complete && s.r[0]->nnodes == 7);
+    CHECK(strcmp(s.r[0]->root->child->next->child->name, "CSE") == 0);
+    drop(&s);
+    free(crlf);
+    free(ansi);
+
+    /* logger prefix on every line, with changing timestamps */
+    ns_buf b = {0};
+    int i = 0;
+    for (const char *p = small_report; *p; i++) {
+        const char *nl = strchr(p, '\n');
+        ns_buf_printf(&b, "[INFO] 12:00:%02d.%03d [vpux-compiler] ", i % 60, i * 37 % 1000);
+        ns_buf_add(&b, p, (size_t)(nl - p + 1));
+        p = nl + 1;
+    }
+    CHECK(scan(b.data, &s, NULL) == 1 && s.r[0]->complete && s.r[0]->nnodes == 7);
+    CHECK(s.r[0]->prefix && strncmp(s.r[0]->prefix, "[INFO]", 6) == 0);
+    drop(&s);
+    ns_buf_free(&b);
+
+    /* a timestamp prefix of another shape */
+    i = 0;
+    for (const char *p = small_report; *p; i++) {
+        const char *nl = strchr(p, '\n');
+        ns_buf_printf(&b, "2026-11-29T10:%02d:%02dZ | ", i, i * 7 % 60);
+        ns_buf_add(&b, p, (size_t)(nl - p + 1));
+        p = nl + 1;
+    }
+    CHECK(scan(b.data, &s, NULL) == 1 && s.r[0]->complete && s.r[0]->nnodes == 7);
+    drop(&s);
+    ns_buf_free(&b);
+
+    /* a foreign line in the middle is skipped, the report still complete */
+    char *foreign = replace_all(small_report, "    0.0010 ( 10.0%)  Output\n",
+                                "[heartbeat 219]\n    0.0010 ( 10.0%)  Output\n");
+    CHECK(scan(foreign, &s, NULL) == 1 && s.r[0]->complete && s.r[0]->nnodes == 7);
+    drop(&s);
+    free(foreign);
+
+    /* truncated: kept, marked incomplete, rows so far intact */
+    char *cut = ns_strndup(small_report, strstr(small_report, "    0.0010") - small_report);
+    CHECK(scan(cut, &s, NULL) == 1 && !s.r[0]->complete && s.r[0]->nnodes == 5);
+    drop(&s);
+    /* truncated then another report: two reports */
+    ns_buf_puts(&b, cut);
+    ns_buf_puts(&b, small_report);
+    CHECK(scan(b.data, &s, NULL) == 2 && !s.r[0]->complete && s.r[1]->complete);
+    drop(&s);
+    ns_buf_free(&b);
+    free(cut);
+
+    /* labels from the nearest preceding matching line */
+    ns_buf_puts(&b, "=== compiling model_a ===\n");
+    ns_buf_puts(&b, small_report);
+    ns_buf_puts(&b, "noise\n=== compiling model_b ===\nmore noise\n");
+    ns_buf_puts(&b, small_report);
+    CHECK(scan(b.data, &s, "compiling ([a-z_]+)") == 2 &&
+          strcmp(s.r[0]->label, "model_a") == 0 && strcmp(s.r[1]->label, "model_b") == 0);
+    drop(&s);
+    ns_buf_free(&b);
+}
+
+static void test_scan_edge(void) {
+    sink_t s = {0};
+    CHECK(scan("", &s, NULL) == 0);
+    CHECK(scan("just a log\nwith lines\n", &s, NULL) == 0);
+    /* header only */
+    CHECK(scan(HDR("1.0000", "  ----Wall Time----  ----Name----"), &s, NULL) == 1 &&
+          !s.r[0]->complete && s.r[0]->nnodes == 1);
+    drop(&s);
+    /* widened column (>= 1000 s) and nan percentages */
+    const char *wide = HDR("1234.5000", "  ----Wall Time----  ----Name----")
+        " 1234.0000 (100.0%)  Big\n"
+        "    0.5000 (  0.0%)  Rest\n"
+        " 1234.5000 (100.0%)  Total\n";
+    CHECK(scan(wide, &s, NULL) == 1 && s.r[0]->complete &&
+          s.r[0]->root->child->val[NS_COL_WALL].v == 1234.0);
+    drop(&s);
+    const char *zero = HDR("0.0000", "  ----Wall Time----  ----Name----")
+        "    0.0000 (  nan%)  Parser\n"
+        "    0.0000 (  nan%)  Rest\n"
+        "    0.0000 (  nan%)  Total\n";
+    CHECK(scan(zero, &s, NULL) == 1 && s.r[0]->complete &&
+          isnan(s.r[0]->root->child->pct[NS_COL_WALL].v));
+    drop(&s);
+    /* an indentation jump is attached one level down, not lost */
+    const char *jump = HDR("0.0100", "  ----Wall Time----  ----Name----")
+        "    0.0060 ( 60.0%)  A\n"
+        "    0.0010 ( 10.0%)        B\n"
+        "    0.0100 (100.0%)  Total\n";
+    CHECK(scan(jump, &s, NULL) == 1 && s.r[0]->root->child->child &&
+          s.r[0]->root->child->child->depth == 1);
+    drop(&s);
+    /* MLIR JSON with a quote in a name (not escaped by MLIR) */
+    const char *json =
+        "[\n"
+        "{\"wall\": {\"duration\":   0.0060, \"percentage\":  60.0}, \"name\": \"say \"hi\"\", \"passes\": [\n"
+        "  {\"wall\": {\"duration\":   0.0010, \"percentage\":  10.0}, \"name\": \"X\", \"passes\": [\n"
+        "  {}]},\n"
+        "{}]},\n"
+        "{\"wall\": {\"duration\":   0.0040, \"percentage\":  40.0}, \"name\": \"Rest\"},\n"
+        "{\"wall\": {\"duration\":   0.0100, \"percentage\": 100.0}, \"name\": \"Total\"}\n"
+        "]\n";
+    CHECK(scan(json, &s, NULL) == 1 && s.r[0]->complete && s.r[0]->nnodes == 4 &&
+          strcmp(s.r[0]->root->child->name, "say \"hi\"") == 0 &&
+          strcmp(s.r[0]->root->child->child->name, "X") == 0);
+    drop(&s);
+    /* a lone "[" in a log is not a report */
+    CHECK(scan("[\n1, 2\n]\n", &s, NULL) == 0);
+    /* LLVM table with the ----- placeholder */
+    const char *llvm =
+        BAN "                        Miscellaneous Ungrouped Timers\n" BAN "\n"
+        "   ---Wall Time---  --- Name ---\n"
+        "        -----       A\n"
+        "        -----       Total\n\n";
+    CHECK(scan(llvm, &s, NULL) == 1 && s.r[0]->complete && s.r[0]->producer == NS_PROD_LLVM &&
+          !ns_num_present(s.r[0]->root->child->val[NS_COL_WALL]));
+    drop(&s);
+}
+
+/* ====== JSON strings, strmap ====== */
+
+static void test_json_and_map(void) {
+    ns_buf b = {0};
+    ns_json_str(&b, "a\"b\\c\n</script>\x01");
+    CHECK(strcmp(b.data, "\"a\\\"b\\\\c\\n\\u003c/script>\\u0001\"") == 0);
+    b.len = 0;
+    ns_json_strn(&b, "ok\xff\xc3\xa9", 5);
+    CHECK(strcmp(b.data, "\"ok\\ufffd\xc3\xa9\"") == 0);
+    b.len = 0;
+    ns_csv_field(&b, "a,\"b\"");
+    CHECK(strcmp(b.data, "\"a,\"\"b\"\"\"") == 0);
+    ns_buf_free(&b);
+
+    ns_strmap m;
+    ns_strmap_init(&m);
+    char key[32];
+    int added, all = 1;
+    for (int i = 0; i < 5000; i++) {
+        snprintf(key, sizeof key, "k%d", i);
+        all &= ns_strmap_intern(&m, key, &added) == (size_t)i && added;
+    }
+    CHECK(all);
+    CHECK(ns_strmap_find(&m, "k4321") == 4321 && ns_strmap_find(&m, "nope") == (size_t)-1);
+    CHECK(ns_strmap_intern(&m, "k7", &added) == 7 && !added);
+    ns_strmap_free(&m);
+}
+
+int main(void) {
+    ns_diag_quiet(1);
+    test_numbers();
+    test_banner();
+    test_scan_basic();
+    test_scan_dirty();
+    test_scan_edge();
+    test_json_and_map();
+    printf("unit: %d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
