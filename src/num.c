@@ -18,45 +18,42 @@ static const double ns__pow10[] = {
     1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-ns_num ns_num_absent(void) {
-    ns_num n = {NAN, NS_DEC_ABSENT};
-    return n;
-}
-
-int ns_num_present(ns_num n) { return n.dec != NS_DEC_ABSENT; }
-
+/* Case-insensitive match of a three-letter word. */
 static int ns__word(const char *s, const char *end, const char *w) {
-    size_t n = strlen(w);
-    if ((size_t)(end - s) < n) return 0;
-    for (size_t i = 0; i < n; i++)
-        if ((s[i] | 0x20) != w[i]) return 0;
-    return 1;
+    if (end - s < 3) return 0;
+    return (s[0] | 0x20) == w[0] && (s[1] | 0x20) == w[1] && (s[2] | 0x20) == w[2];
 }
 
 int ns_num_parse(const char **pp, const char *end, ns_num *out) {
     const char *p = *pp, *start = p;
     int neg = 0;
     if (p < end && (*p == '-' || *p == '+')) neg = (*p++ == '-');
-    if (ns__word(p, end, "nan") || ns__word(p, end, "inf")) {
+    if (p < end && ((*p | 0x20) == 'n' || (*p | 0x20) == 'i') &&
+        (ns__word(p, end, "nan") || ns__word(p, end, "inf"))) {
         out->v = (*p | 0x20) == 'n' ? NAN : INFINITY;
         if (neg) out->v = -out->v;
         out->dec = NS_DEC_WORD;
         *pp = p + 3;
         return 0;
     }
+    /* Digits go into mant; sig counts significant digits (leading zeros
+     * excluded), so mant is exact while sig <= 19. */
     uint64_t mant = 0;
     int sig = 0, dec = 0, digits = 0;
-    while (p < end && *p >= '0' && *p <= '9') {
-        if (sig || *p != '0') sig++;
-        if (sig <= 19) mant = mant * 10 + (uint64_t)(*p - '0');
-        p++, digits++;
+    for (; p < end && (unsigned)(*p - '0') <= 9; p++, digits++) {
+        mant = mant * 10 + (uint64_t)(*p - '0');
+        if (mant) sig++;
+        if (sig > 19) break;
     }
+    while (p < end && (unsigned)(*p - '0') <= 9) p++, digits++, sig++;
     if (p < end && *p == '.') {
-        p++;
-        while (p < end && *p >= '0' && *p <= '9') {
-            if (sig || *p != '0') sig++;
-            if (sig <= 19) mant = mant * 10 + (uint64_t)(*p - '0');
-            p++, dec++, digits++;
+        for (p++; p < end && (unsigned)(*p - '0') <= 9; p++, dec++, digits++) {
+            if (sig >= 19) {
+                sig++;
+                continue;
+            }
+            mant = mant * 10 + (uint64_t)(*p - '0');
+            if (mant) sig++;
         }
     }
     if (!digits) return -1;

@@ -20,9 +20,12 @@ typedef struct {
     signed char dec; /* decimals printed, or NS_DEC_ABSENT / NS_DEC_WORD */
 } ns_num;
 
-/* The value of an absent column. */
-ns_num ns_num_absent(void);
-int ns_num_present(ns_num n);
+/* The value of an absent column (inline: every row starts with six). */
+static inline ns_num ns_num_absent(void) {
+    ns_num n = {__builtin_nan(""), NS_DEC_ABSENT};
+    return n;
+}
+static inline int ns_num_present(ns_num n) { return n.dec != NS_DEC_ABSENT; }
 
 /* Parse [-|+]DIGITS[.DIGITS][e[-+]DIGITS] or [-]nan / [-]inf starting at *p
  * (no leading blanks skipped); on success store it, advance *p past it and

@@ -13,6 +13,7 @@
 typedef struct {
     char **keys;     /* keys in insertion order (owned) */
     size_t *slots;   /* hash table: index into keys + 1, 0 = empty */
+    unsigned *hashes; /* hash of each slot's key (low 32 bits), checked before strcmp */
     size_t count;    /* keys stored */
     size_t nslots;   /* size of slots, a power of two */
 } ns_strmap;

@@ -1,0 +1,351 @@
+#!/usr/bin/env bash
+# bench.sh -- npuscope benchmarks (`make bench` runs it after building ./npuscope).
+#
+# Every ratio is against a baseline measured in the same run on the same file,
+# so the numbers mean something on any machine.  Timings are never asserted:
+# a slow machine prints "not met" and still exits 0.  The exit status is 1 only
+# when npuscope fails (crash, non-zero exit) or finds the wrong number of
+# reports; 2 when the bench itself cannot run.
+#
+#   1. build a >= 1 GB NPU-style log (real reports from tests/fixtures between
+#      "[INFO] HH:MM:SS.mmm [vpux-compiler] ..." noise lines)
+#   2. throughput of `npuscope top -q -n 5 LOG` against `wc -l LOG` (best of 3,
+#      file warm in the page cache)
+#   3. peak RSS (/usr/bin/time -f %M) of `top` and of `tree --format json`
+#   4. a Python regex parser (tests/bench_baseline.py) against npuscope on a
+#      ~100 MB slice of the same log
+#   5. the number of reports npuscope finds on the slice and on the whole log
+#      must equal the number put in
+#
+# Environment:
+#   BENCH_MB=1100        size of the big log in MB (10^6 bytes)
+#   BENCH_SLICE_MB=100   size of the slice for the Python comparison
+#   BENCH_BLOCK_MB=10    size of the generated block the log is made of
+#   BENCH_DIR=DIR        where to write the logs (default: a new mktemp -d)
+#   BENCH_KEEP=1         keep the logs afterwards
+#   BENCH_RUNS=3         best of N for the throughput runs
+#   NPUSCOPE=PATH        binary to measure (default ./npuscope)
+
+set -u
+cd "$(dirname "$0")/.." || exit 2
+export LC_ALL=C
+
+BENCH_MB=${BENCH_MB:-1100}
+BENCH_SLICE_MB=${BENCH_SLICE_MB:-100}
+BENCH_BLOCK_MB=${BENCH_BLOCK_MB:-10}
+BENCH_RUNS=${BENCH_RUNS:-3}
+NPUSCOPE=${NPUSCOPE:-./npuscope}
+FIX=tests/fixtures
+MB=1000000
+RSS_TARGET_MB=64
+
+die() { echo "bench: $*" >&2; exit 2; }
+fail() { echo "bench: FAIL: $*" >&2; FAILED=1; }
+
+for v in BENCH_MB BENCH_SLICE_MB BENCH_BLOCK_MB BENCH_RUNS; do
+    case ${!v} in ''|*[!0-9]*|0) die "$v must be a positive integer (got '${!v}')";; esac
+done
+[ -x "$NPUSCOPE" ] || die "$NPUSCOPE not found: run 'make' first"
+
+# --- workspace ---------------------------------------------------------------
+if [ -n "${BENCH_DIR:-}" ]; then
+    mkdir -p "$BENCH_DIR" || die "cannot create $BENCH_DIR"
+    W=$BENCH_DIR; OWN_DIR=0
+else
+    W=$(mktemp -d "${TMPDIR:-/tmp}/npuscope-bench.XXXXXX") || die "mktemp failed"
+    OWN_DIR=1
+fi
+BLOCK=$W/block.log BIG=$W/bench.log SLICE=$W/slice.log
+# shellcheck disable=SC2317  # invoked by the EXIT trap
+cleanup() {
+    if [ "${BENCH_KEEP:-0}" = 1 ]; then
+        echo "kept: $BIG $SLICE"
+    elif [ "$OWN_DIR" = 1 ]; then
+        rm -rf "$W"
+    else
+        rm -f "$BLOCK" "$BIG" "$SLICE" "$W/counts" "$W/out" "$W/err" "$W/rss" "$W/py.out"
+    fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+FAILED=0
+
+# --- helpers -------------------------------------------------------------------
+now_ns() { date +%s%N; }
+calc() { awk "BEGIN { printf \"$1\", $2 }"; }          # calc FORMAT EXPR
+mbps() { calc "%.0f" "$1 / $MB / $2"; }                  # mbps BYTES SECONDS
+fsize() { wc -c < "$1" | tr -d ' '; }
+
+# run_npuscope ARGS...: run once, output to $W/out; fail loudly on a crash.
+check_rc() {   # check_rc RC WHAT
+    [ "$1" = 0 ] && return 0
+    if [ "$1" -ge 128 ]; then fail "$2 crashed (signal $(( $1 - 128 )))"
+    else fail "$2 exited with status $1: $(head -c 300 "$W/err")"; fi
+    return 1
+}
+
+# best_of N OUTFILE CMD...: runs CMD N times (stdout to OUTFILE), sets BEST (s)
+best_of() {
+    local n=$1 out=$2 i t0 t1 d rc best=
+    shift 2
+    for ((i = 0; i < n; i++)); do
+        t0=$(now_ns); "$@" > "$out" 2> "$W/err"; rc=$?; t1=$(now_ns)
+        check_rc "$rc" "'$*'" || { BEST=; return 1; }
+        d=$((t1 - t0))
+        if [ -z "$best" ] || [ "$d" -lt "$best" ]; then best=$d; fi
+    done
+    BEST=$(calc "%.3f" "$best / 1e9")
+}
+
+met() { if awk "BEGIN { exit !($1) }"; then echo met; else echo "not met"; fi; }
+
+# --- machine -------------------------------------------------------------------
+cpu=$(grep -m1 -E '^(model name|Hardware|Processor|cpu model)' /proc/cpuinfo 2>/dev/null | sed 's/^[^:]*: *//')
+[ -n "$cpu" ] || cpu=$(uname -m)
+mem=$(awk '/^MemTotal:/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
+if rev=$(git rev-parse --short HEAD 2>/dev/null); then
+    git diff --quiet HEAD -- src Makefile 2>/dev/null || rev="$rev, src modified"
+else
+    rev='no git'
+fi
+echo "== npuscope bench"
+echo "machine : $(nproc 2>/dev/null || echo '?') cpu, $cpu, ${mem:-? GiB} RAM, $(uname -sr)"
+echo "npuscope: $("$NPUSCOPE" --version 2>/dev/null | head -1) ($rev), python: $(python3 --version 2>/dev/null || echo none)"
+echo "workdir : $W"
+
+# --- 1. build the log ----------------------------------------------------------
+# fixture  reports-in-it  of-which-plain-MLIR-text (what bench_baseline.py counts)
+FIXTURES="
+mlir22-tree-mt.txt          1 1
+mlir22-tree-st.txt          1 1
+mlir14-tree-mt.txt          1 1
+mlir22-json-tree.txt        1 0
+opt22-time-passes.txt       3 0
+flang22-ftime-report.txt    6 1
+constructed-npu-2025.log    1 1
+constructed-vpux-prefix.log 1 0
+"
+files=()
+while read -r f _; do
+    [ -n "$f" ] || continue
+    [ -r "$FIX/$f" ] || die "missing fixture $FIX/$f"
+    files+=("$FIX/$f")
+done <<< "$FIXTURES"
+
+need_kb=$(( (BENCH_MB + BENCH_SLICE_MB + 2 * BENCH_BLOCK_MB) * (MB / 1024) * 105 / 100 ))
+free_kb=$(df -Pk "$W" 2>/dev/null | awk 'NR == 2 { print $4 }')
+if [ -n "$free_kb" ] && [ "$free_kb" -lt "$need_kb" ]; then
+    die "$W has $((free_kb / 1024)) MiB free, the logs need about $((need_kb / 1024)) MiB (set BENCH_DIR or BENCH_MB)"
+fi
+mem_kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null)
+if [ -n "$mem_kb" ] && [ "$mem_kb" -lt "$need_kb" ]; then
+    echo "note: only $((mem_kb / 1024)) MiB of memory available: the log will not stay in the page cache, throughput measures the disk"
+fi
+
+t0=$(now_ns)
+# One block of ~BENCH_BLOCK_MB: fixtures in turn, 20..200 INFO lines between
+# them, timestamps advancing.  Deterministic (fixed seed).  Copies per fixture
+# go to $W/counts.
+awk -v target=$((BENCH_BLOCK_MB * MB)) -v counts="$W/counts" '
+function ts(   h, m, s, ms) {
+    clock += 1 + int(rand() * 40)
+    ms = clock % 1000; s = int(clock / 1000) % 60; m = int(clock / 60000) % 60
+    h = int(clock / 3600000) % 24
+    return sprintf("%02d:%02d:%02d.%03d", h, m, s, ms)
+}
+function r(n) { return 1 + int(rand() * n) }
+function pick(n) { return int(rand() * n) }
+function noise(   k, tag, msg) {
+    k = pick(24)
+    tag = "vpux-compiler"
+    if      (k == 0)  msg = sprintf("Compiling network '\''model_%d'\'' for NPU%d", r(500), 3700 + pick(3) * 10)
+    else if (k == 1)  msg = sprintf("config: --inputs_precisions=\"input_ids:i64 attention_mask:i64\" --config NPU_PLATFORM=\"%d\" LOG_LEVEL=\"LOG_INFO\"", 4000 + pick(2) * 1010)
+    else if (k == 2)  { tag = "compiler-threading"; msg = sprintf("  Total number of threads available for compilation: %d", r(32)) }
+    else if (k == 3)  { tag = "compiler-threading"; msg = sprintf("  Created an MLIR thread pool with %d workers", r(16)) }
+    else if (k == 4)  msg = sprintf("Pass '\''ConvertLayers2VPU'\'' on '\''func.func'\'' @main_%d: %d ops rewritten", r(64), r(4000))
+    else if (k == 5)  msg = sprintf("Tiling strategy for '\''VPU.NCE.Convolution'\'' at loc(\"conv_%d\"): SplitOverHeight, %d tiles", r(900), r(16))
+    else if (k == 6)  msg = sprintf("Allocated %d bytes in CMX for buffer %%%d", r(1400000), r(20000))
+    else if (k == 7)  msg = sprintf("Schedule: %d tasks, %d barriers, DMA queue %d", r(6000), r(900), pick(2))
+    else if (k == 8)  msg = sprintf("Feasible memory scheduler: %d spills, %d prefetched DMAs", pick(40), r(700))
+    else if (k == 9)  msg = sprintf("Weights compression ratio %.2f for const.Declare #%d", 0.3 + rand(), r(9000))
+    else if (k == 10) msg = sprintf("Compilation memory usage: Peak %d KB", 200000 + r(900000))
+    else if (k == 11) msg = sprintf("Compile net time: %d ms", r(90000))
+    else if (k == 12) msg = sprintf("Function '\''main'\'' has %d operations", r(20000))
+    else if (k == 13) msg = sprintf("Op '\''IE.Convolution'\'' at loc(\"layer_%d/conv\") will be executed on NCE", r(300))
+    else if (k == 14) msg = sprintf("Serialized blob size: %d bytes", r(90000000))
+    else if (k == 15) { tag = "dump-statistics-of-ie-ops"; msg = sprintf("    IE - %d", r(900)) }
+    else if (k == 16) { tag = "dump-statistics-of-task-ops"; msg = sprintf("    VPUIP Tasks - %d ops", r(5000)) }
+    else if (k == 17) { tag = "inference-execution-analysis"; msg = sprintf("  Estimated inference latency: %d us in dpu frequency 1950 MHz", r(20000)) }
+    else if (k == 18) msg = sprintf("Unrolled %d DMA tasks into %d descriptors", r(3000), r(9000))
+    else if (k == 19) msg = sprintf("Strategy manager: layer '\''MatMul_%d'\'' -> SplitOverKernel (cost %d)", r(2000), r(1000000))
+    else if (k == 20) msg = sprintf("Barrier simulation passed for %d barriers", r(2000))
+    else if (k == 21) msg = "The memory usage collector is disabled"
+    else if (k == 22) msg = "Verifiers are disabled"
+    else              msg = sprintf("Profiling buffer: %d bytes, %d DPU tasks", r(65536), r(4000))
+    return "[INFO] " ts() " [" tag "] " msg "\n"
+}
+FNR == 1 { nf++; name[nf] = FILENAME; sub(/.*\//, "", name[nf]) }
+{ text[nf] = text[nf] $0 "\n" }
+END {
+    srand(2025)
+    while (bytes < target) {
+        for (i = 1; i <= nf && bytes < target; i++) {
+            n = 20 + pick(181)
+            for (j = 0; j < n; j++) { line = noise(); printf "%s", line; bytes += length(line) }
+            printf "%s", text[i]; bytes += length(text[i]); copies[i]++
+            clock += 500 + pick(60000)
+        }
+    }
+    n = 20 + pick(181)
+    for (j = 0; j < n; j++) printf "%s", noise()
+    for (i = 1; i <= nf; i++) print name[i], copies[i] + 0 > counts
+}' "${files[@]}" > "$BLOCK" || die "generating the block failed"
+
+block_bytes=$(fsize "$BLOCK")
+nblocks=$(( (BENCH_MB * MB + block_bytes - 1) / block_bytes ))
+nslice=$(( (BENCH_SLICE_MB * MB + block_bytes / 2) / block_bytes ))
+[ "$nslice" -ge 1 ] || nslice=1
+[ "$nslice" -le "$nblocks" ] || nslice=$nblocks
+
+for ((i = 0; i < nslice; i++)); do cat "$BLOCK"; done > "$SLICE" || die "writing $SLICE failed"
+{ for ((i = 0; i < nblocks / nslice; i++)); do cat "$SLICE"; done
+  for ((i = 0; i < nblocks % nslice; i++)); do cat "$BLOCK"; done; } > "$BIG" || die "writing $BIG failed (disk full?)"
+t1=$(now_ns)
+
+# expected report counts per block, from the copies put in
+per_block_total=0 per_block_mlir=0
+while read -r f total mlir; do
+    [ -n "$f" ] || continue
+    c=$(awk -v f="$f" '$1 == f { print $2 }' "$W/counts")
+    per_block_total=$((per_block_total + ${c:-0} * total))
+    per_block_mlir=$((per_block_mlir + ${c:-0} * mlir))
+done <<< "$FIXTURES"
+
+big_bytes=$(fsize "$BIG")
+slice_bytes=$(fsize "$SLICE")
+cat "$BIG" > /dev/null                          # warm the page cache
+big_lines=$(wc -l < "$BIG" | tr -d ' ')
+echo
+echo "== 1. log"
+echo "block   : $(calc "%.1f" "$block_bytes / $MB") MB, $(wc -l < "$BLOCK" | tr -d ' ') lines, $per_block_total reports ($(tr '\n' ' ' < "$W/counts" | sed 's/ $//'))"
+echo "log     : $BIG"
+echo "          $(calc "%.1f" "$big_bytes / $MB") MB, $big_lines lines, $nblocks blocks, $((nblocks * per_block_total)) reports (built in $(calc "%.1f" "($t1 - $t0) / 1e9") s)"
+echo "slice   : $(calc "%.1f" "$slice_bytes / $MB") MB ($nslice blocks, $((nslice * per_block_total)) reports)"
+
+# --- 2. throughput -------------------------------------------------------------
+echo
+echo "== 2. throughput on the whole log (best of $BENCH_RUNS, page cache warm)"
+best_of "$BENCH_RUNS" "$W/out" wc -l "$BIG"; wc_s=$BEST
+echo "wc -l                     : ${wc_s} s  $(mbps "$big_bytes" "$wc_s") MB/s"
+top_s=
+if best_of "$BENCH_RUNS" "$W/out" "$NPUSCOPE" top -q -n 5 "$BIG"; then
+    top_s=$BEST
+    echo "npuscope top -q -n 5      : ${top_s} s  $(mbps "$big_bytes" "$top_s") MB/s"
+    sed 's/^/    /' "$W/out"
+fi
+
+# --- 3. peak RSS ---------------------------------------------------------------
+echo
+echo "== 3. peak RSS"
+TIME_BIN=/usr/bin/time
+if [ ! -x "$TIME_BIN" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing GNU time (Debian package 'time') ..."
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time; } > /dev/null 2>&1
+fi
+rss_top='' rss_tree='' tree_s='' big_reports=''
+if [ -x "$TIME_BIN" ]; then
+    # rss_of OUTFILE CMD...: peak RSS in KiB into RSS
+    rss_of() {
+        local out=$1 rc t0 t1; shift
+        t0=$(now_ns); "$TIME_BIN" -f %M -o "$W/rss" "$@" > "$out" 2> "$W/err"; rc=$?; t1=$(now_ns)
+        RUN_S=$(calc "%.3f" "($t1 - $t0) / 1e9")
+        check_rc "$rc" "'$*'" || { RSS=; return 1; }
+        RSS=$(tail -1 "$W/rss")
+    }
+    if rss_of "$W/out" "$NPUSCOPE" top -q -n 5 "$BIG"; then
+        rss_top=$(calc "%.1f" "$RSS / 1024")
+        echo "npuscope top -q -n 5              : $rss_top MiB"
+    fi
+    if rss_of /dev/null "$NPUSCOPE" tree -q --format json "$BIG"; then
+        rss_tree=$(calc "%.1f" "$RSS / 1024"); tree_s=$RUN_S
+        echo "npuscope tree -q --format json    : $rss_tree MiB ($tree_s s, $(mbps "$big_bytes" "$tree_s") MB/s)"
+    fi
+else
+    echo "skipped: /usr/bin/time missing (install the Debian package 'time')"
+fi
+# correctness on the whole log (one more streaming pass, JSON output of top)
+if "$NPUSCOPE" top -q -n 1 --format json "$BIG" > "$W/out" 2> "$W/err"; then
+    big_reports=$(grep -o '"reports":[0-9]*' "$W/out" | head -1 | cut -d: -f2)
+else
+    check_rc $? "npuscope top --format json (whole log)"
+fi
+
+# --- 4. Python baseline on the slice ---------------------------------------------
+echo
+echo "== 4. Python regex baseline on the slice ($(calc "%.0f" "$slice_bytes / $MB") MB, best of $BENCH_RUNS each)"
+py_s='' py_reports='' slice_s='' slice_reports=''
+if best_of "$BENCH_RUNS" "$W/out" "$NPUSCOPE" top -q -n 5 --format json "$SLICE"; then
+    slice_s=$BEST
+    slice_reports=$(grep -o '"reports":[0-9]*' "$W/out" | head -1 | cut -d: -f2)
+    echo "npuscope top -q -n 5 --format json : ${slice_s} s  $(mbps "$slice_bytes" "$slice_s") MB/s"
+fi
+if command -v python3 > /dev/null 2>&1; then
+    if best_of "$BENCH_RUNS" "$W/py.out" python3 tests/bench_baseline.py "$SLICE" 5; then
+        py_s=$BEST
+        py_reports=$(sed -n '1s/^reports=\([0-9]*\).*/\1/p' "$W/py.out")
+        echo "python3 bench_baseline.py : ${py_s} s  $(mbps "$slice_bytes" "$py_s") MB/s"
+        sed 's/^/    /' "$W/py.out"
+    fi
+else
+    echo "skipped: python3 not found"
+fi
+
+# --- 5. cross-check ------------------------------------------------------------
+echo
+echo "== 5. reports found"
+exp_slice=$((nslice * per_block_total)) exp_big=$((nblocks * per_block_total))
+if [ -n "$py_reports" ]; then
+    exp_py=$((nslice * per_block_mlir))
+    echo "python (MLIR text)        : $py_reports (expected $exp_py)"
+    [ "$py_reports" = "$exp_py" ] || fail "bench_baseline.py counts $py_reports MLIR text reports, $exp_py were put in"
+    exp_slice=$((py_reports + nslice * (per_block_total - per_block_mlir)))
+fi
+echo "reports found: ${slice_reports:-none} (expected $exp_slice)   [slice]"
+[ "${slice_reports:-x}" = "$exp_slice" ] || fail "npuscope finds ${slice_reports:-no} reports on the slice, expected $exp_slice"
+echo "reports found: ${big_reports:-none} (expected $exp_big)   [whole log]"
+[ "${big_reports:-x}" = "$exp_big" ] || fail "npuscope finds ${big_reports:-no} reports on the whole log, expected $exp_big"
+
+# --- table ---------------------------------------------------------------------
+echo
+echo "== summary ($(nproc 2>/dev/null || echo '?') cpu, $cpu)"
+row() { printf '| %-34s | %-14s | %-16s | %-8s | %-9s | %-7s |\n' "$@"; }
+row measure value baseline ratio target met
+row "$(printf '%0.s-' {1..34})" "$(printf '%0.s-' {1..14})" "$(printf '%0.s-' {1..16})" "--------" "---------" "-------"
+if [ -n "$top_s" ]; then
+    r=$(calc "%.2f" "$wc_s / $top_s")
+    row "top throughput, $(calc "%.0f" "$big_bytes / $MB") MB log" "$(mbps "$big_bytes" "$top_s") MB/s" "wc -l $(mbps "$big_bytes" "$wc_s") MB/s" "$r" ">= 0.5" "$(met "$r >= 0.5")"
+else
+    row "top throughput" "FAILED" "wc -l $(mbps "$big_bytes" "$wc_s") MB/s" "-" ">= 0.5" "not met"
+fi
+if [ -n "$rss_top" ]; then
+    row "top peak RSS" "$rss_top MiB" "-" "-" "<= $RSS_TARGET_MB MiB" "$(met "$rss_top <= $RSS_TARGET_MB")"
+else
+    row "top peak RSS" "n/a" "-" "-" "<= $RSS_TARGET_MB MiB" "-"
+fi
+if [ -n "$rss_tree" ]; then
+    row "tree --format json peak RSS" "$rss_tree MiB" "-" "-" "<= $RSS_TARGET_MB MiB" "$(met "$rss_tree <= $RSS_TARGET_MB")"
+    row "tree --format json throughput" "$(mbps "$big_bytes" "$tree_s") MB/s" "-" "-" "-" "-"
+else
+    row "tree --format json peak RSS" "n/a" "-" "-" "<= $RSS_TARGET_MB MiB" "-"
+fi
+if [ -n "$py_s" ] && [ -n "$slice_s" ]; then
+    r=$(calc "%.1f" "$py_s / $slice_s")
+    row "vs Python regex, $(calc "%.0f" "$slice_bytes / $MB") MB slice" "$(mbps "$slice_bytes" "$slice_s") MB/s" "python $(mbps "$slice_bytes" "$py_s") MB/s" "${r}x" ">= 20x" "$(met "$r >= 20")"
+else
+    row "vs Python regex" "skipped" "-" "-" ">= 20x" "-"
+fi
+row "reports found (slice)" "${slice_reports:-none}" "expected $exp_slice" "-" "equal" "$( [ "${slice_reports:-x}" = "$exp_slice" ] && echo met || echo "NOT MET")"
+row "reports found (whole log)" "${big_reports:-none}" "expected $exp_big" "-" "equal" "$( [ "${big_reports:-x}" = "$exp_big" ] && echo met || echo "NOT MET")"
+echo "(MB = 10^6 bytes; RSS in MiB = 2^20 bytes; timings are informative, never asserted)"
+
+exit "$FAILED"
