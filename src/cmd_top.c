@@ -28,7 +28,7 @@ static void ns__top_render(ns_buf *b, const ns_top *t, long limit, ns__top_fmt f
         ns_put_json_double(b, t->total_wall, 4);
         ns_buf_puts(b, ",\"rows\":[");
     } else if (f == NS__TOP_CSV) {
-        ns_buf_puts(b, "name,kind,stage,count,wall_s,user_s,self_s,share\n");
+        ns_buf_puts(b, "name,kind,stage,count,wall_s,user_s,user_count,self_s,share\n");
     } else {
         ns_buf_printf(b, "%s%d report%s, %.4f s wall in total%s\n", color ? "\033[1m" : "",
                       t->reports, t->reports == 1 ? "" : "s", t->total_wall,
@@ -61,7 +61,7 @@ static void ns__top_render(ns_buf *b, const ns_top *t, long limit, ns__top_fmt f
             ns_put_json_double(b, row->wall, dec);
             ns_buf_putc(b, ',');
             if (row->user_count) ns_put_json_double(b, row->user, dec);
-            ns_buf_putc(b, ',');
+            ns_buf_printf(b, ",%ld,", row->user_count);
             ns_put_json_double(b, row->self, dec);
             ns_buf_putc(b, ',');
             ns_put_json_double(b, share, 6);
@@ -138,7 +138,8 @@ int ns_cmd_top(int argc, char **argv) {
     ns_top t;
     ns_top_init(&t, all);
     long found = ns_cli_scan(inputs, ninputs, &ro, ns__top_sink, &t);
-    if (found > 0) {
+    /* an unreadable input still leaves the others' reports to show */
+    if (t.reports > 0) {
         ns_buf b = {0};
         ns__top_render(&b, &t, limit, fmt, fmt == NS__TOP_TEXT && ns_cli_color(1));
         if (ns_buf_flush(&b, stdout) || fflush(stdout)) {

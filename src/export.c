@@ -40,6 +40,7 @@ struct ns_exporter {
     ns_buf profiles;    /* speedscope: the profiles array, written last */
     ns_buf weights;     /* speedscope: weights of the current profile */
     double weight_sum;  /* speedscope: their sum (the profile's endValue) */
+    long events;        /* chrome: events written (for separators) */
 };
 
 /* ====== Views ====== */
@@ -186,6 +187,11 @@ static void ns__json_report(ns_exporter *e, const ns_report *r) {
 
 /* ====== CSV ====== */
 
+/* A number as printed; an empty field when absent, nan or inf. */
+static void ns__csv_num(ns_buf *b, ns_num n) {
+    if (n.dec >= 0 && isfinite(n.v)) ns_num_put_json(b, n);
+}
+
 static void ns__csv_report(ns_exporter *e, const ns_report *r) {
     ns_buf *b = &e->b;
     const ns_view *v = &e->o.view;
@@ -211,17 +217,18 @@ static void ns__csv_report(ns_exporter *e, const ns_report *r) {
         ns_buf_printf(b, "%d,", r->index);
         ns_csv_field(b, r->label);
         ns_buf_putc(b, ',');
-        for (int i = 0; i <= d; i++) ns_buf_printf(b, "%s%d", i ? "." : "", idx[i]);
+        for (int i = 0; i <= d; i++) ns_buf_printf(b, "%s%d", i ? "/" : "", idx[i]);
         ns_buf_putc(b, ',');
         ns_csv_field(b, path.data);
         ns_buf_printf(b, ",%d,", d);
         ns_csv_field(b, n->name);
         ns_buf_printf(b, ",%s,", ns_kind_name(n->kind));
-        ns_num_put_json(b, n->val[NS_COL_WALL]);
+        ns__csv_num(b, n->val[NS_COL_WALL]);
         ns_buf_putc(b, ',');
-        if (ns_num_present(n->val[NS_COL_USER])) ns_num_put_json(b, n->val[NS_COL_USER]);
+        ns__csv_num(b, n->val[NS_COL_USER]);
         ns_buf_putc(b, ',');
-        ns_put_json_double(b, ns_node_self(n, NS_COL_WALL), n->val[NS_COL_WALL].dec);
+        double self = ns_node_self(n, NS_COL_WALL);
+        if (isfinite(self)) ns_put_json_double(b, self, n->val[NS_COL_WALL].dec);
         ns_buf_putc(b, '\n');
         if (b->len > NS__FLUSH_AT && ns_buf_flush(b, e->out)) e->werr = 1;
 
@@ -270,6 +277,12 @@ static void ns__stacks(ns_exporter *e, const ns_report *r, ns__stack_fn fn) {
             double ct = ns_view_time(v, c);
             if (isfinite(ct)) t -= ct;
         }
+        /* round to the printed decimals: a difference of printed values
+         * has no more digits than they do (no 3e-18 leftovers) */
+        int dec = n->val[v->col].dec > 0 ? n->val[v->col].dec : 6;
+        if (dec > 9) dec = 9;
+        double scale = pow(10, dec);
+        t = round(t * scale) / scale;
         if (isfinite(t) && t > 0) fn(e, r, stack, d, t);
         const ns_node *c = ns_view_first(v, n);
         if (c) {
@@ -302,11 +315,10 @@ static void ns__folded_line(ns_exporter *e, const ns_report *r,
 
 static void ns__speedscope_sample(ns_exporter *e, const ns_report *r,
                                   const ns_node **stack, int depth, double self) {
-    (void)r;
     ns_buf *p = &e->profiles;
     ns_buf_puts(p, e->weights.len ? ",[" : "[");
     for (int i = 0; i <= depth; i++) {
-        const char *name = i == 0 ? "Total" : stack[i]->name;
+        const char *name = i == 0 ? r->label : stack[i]->name;
         size_t f = ns_strmap_intern(&e->frames, name, NULL);
         ns_buf_printf(p, "%s%zu", i ? "," : "", f);
     }
@@ -379,7 +391,8 @@ static void ns__chrome_report(ns_exporter *e, const ns_report *r) {
         const ns_node *n = nodes[i];
         double t = ns_view_time(v, n);
         if (!isfinite(t) || t <= 0) continue; /* negative Rest: no box */
-        ns_buf_puts(b, e->n || i ? ",\n" : "\n");
+        ns_buf_puts(b, e->events ? ",\n" : "\n");
+        e->events++;
         ns_buf_puts(b, "{\"name\":");
         ns_json_str(b, i == 0 ? r->label : n->name);
         ns_buf_printf(b, ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,"
@@ -394,9 +407,9 @@ static void ns__chrome_report(ns_exporter *e, const ns_report *r) {
         ns_buf_puts(b, "}}");
         if (b->len > NS__FLUSH_AT && ns_buf_flush(b, e->out)) e->werr = 1;
     }
-    ns_buf_printf(b, ",\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,"
+    ns_buf_printf(b, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,"
                      "\"tid\":1,\"args\":{\"name\":",
-                  r->index + 1);
+                  e->events++ ? ",\n" : "\n", r->index + 1);
     ns_json_str(b, r->label);
     ns_buf_puts(b, "}}");
     free(nodes);

@@ -73,7 +73,7 @@ typedef struct ns_report {
     ns_producer producer;    /* which format it came in */
     int list_mode;           /* MLIR --mlir-timing-display=list: flat rows */
     char *title;             /* title line, e.g. "... Execution time report ..." */
-    char *file;              /* input file name ("-" for stdin) */
+    char *file;              /* input file name ("<stdin>" for standard input) */
     long line;               /* line of the report's first line */
     long end_line;           /* line of its last line */
     ns_num header_total;     /* "Total Execution Time: X seconds" */

@@ -298,8 +298,9 @@ static void ns__finish(ns__scan *st, long last_line) {
     r->end_line = last_line;
     if (st->ps.foreign)
         ns_warn_at(r->file, st->ps.foreign_first,
-                   "report %s: skipped %ld line%s that are not rows of it",
-                   r->label, st->ps.foreign, st->ps.foreign == 1 ? "" : "s");
+                   "report %s: skipped %ld line%s that %s not rows of it",
+                   r->label, st->ps.foreign, st->ps.foreign == 1 ? "" : "s",
+                   st->ps.foreign == 1 ? "is" : "are");
     if (!r->complete)
         ns_warn_at(r->file, r->line,
                    "report %s is incomplete (no Total row; %d rows read up to "
@@ -536,8 +537,8 @@ static int ns__scan_reader(ns_scanner *sc, ns__reader *rd, ns_sink sink, void *c
         while (!rd->eof) ns__fill(rd);
         sc->bytes += rd->end;
         if (rd->io_error) return -1;
-        int rc = ns__trace(&st, rd->buf, rd->end);
-        return rc < 0 ? 0 : st.found;
+        /* an unreadable trace is bad input (exit 2), not an empty log */
+        return ns__trace(&st, rd->buf, rd->end) < 0 ? -1 : st.found;
     }
 
     const char *s;

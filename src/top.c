@@ -33,6 +33,9 @@ void ns_top_add(ns_top *t, const ns_report *r) {
             strcmp(n->name, "root") == 0)
             continue; /* list display's hidden root timer is the total again */
         if (!t->all && ns__is_container(n)) continue;
+        /* list display repeats each pipeline's passes in a flat row of its
+         * own: summing both would count that time twice */
+        if (!t->all && r->list_mode && n->kind == NS_KIND_PIPELINE) continue;
         int added;
         size_t i = ns_strmap_intern(&t->names, n->name, &added);
         if (i >= t->cap) {

@@ -161,6 +161,13 @@ deep_json() {
     [ "$(grep -o ']}' "$TMP/deep.json" | wc -l)" -eq 10002 ] # nodes, root, document
 }
 check "bad: 10000-deep exports keep every level" deep_json
+trunc_exports() {
+    local fmt
+    for fmt in json chrome speedscope; do
+        "$NPUSCOPE" tree -q --format $fmt "$TMP/truncated" | jq -e . >/dev/null || { echo "$fmt"; return 1; }
+    done
+}
+check "bad: an incomplete report still exports valid JSON" trunc_exports
 long_two() { [ "$("$NPUSCOPE" tree -q --format json "$TMP/longline" | jq '.reports | length')" = 2 ]; }
 check "bad: 1 MB line between two reports" long_two
 
