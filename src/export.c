@@ -77,6 +77,13 @@ ns_node *ns_view_first(const ns_view *v, const ns_node *n) {
     return ns_view_next(v, c);
 }
 
+ns_node *ns_view_walk(const ns_view *v, const ns_node *n, const ns_node *root) {
+    const ns_node *c = ns_view_first(v, n);
+    if (c) return (ns_node *)c;
+    while (n != root && !ns_view_next(v, n)) n = n->parent;
+    return n == root ? NULL : ns_view_next(v, n);
+}
+
 int ns_format_parse(const char *s, ns_format *out) {
     static const struct { const char *name; ns_format f; } t[] = {
         {"text", NS_FMT_TEXT},     {"json", NS_FMT_JSON},
@@ -284,13 +291,7 @@ static void ns__stacks(ns_exporter *e, const ns_report *r, ns__stack_fn fn) {
         double scale = pow(10, dec);
         t = round(t * scale) / scale;
         if (isfinite(t) && t > 0) fn(e, r, stack, d, t);
-        const ns_node *c = ns_view_first(v, n);
-        if (c) {
-            n = c;
-            continue;
-        }
-        while (n != r->root && !ns_view_next(v, n)) n = n->parent;
-        n = n == r->root ? NULL : ns_view_next(v, n);
+        n = ns_view_walk(v, n, r->root);
     }
     free(stack);
 }
@@ -362,13 +363,7 @@ static void ns__chrome_report(ns_exporter *e, const ns_report *r) {
         nodes[cnt] = n;
         parent[cnt] = cur;
         cur = (long)cnt++;
-        const ns_node *c = ns_view_first(v, n);
-        if (c) {
-            n = c;
-            continue;
-        }
-        while (n != r->root && !ns_view_next(v, n)) n = n->parent;
-        n = n == r->root ? NULL : ns_view_next(v, n);
+        n = ns_view_walk(v, n, r->root);
     }
     double *span = ns_xcalloc(cnt, sizeof *span);
     double *sum = ns_xcalloc(cnt, sizeof *sum);

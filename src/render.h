@@ -24,6 +24,8 @@ void ns_view_init(ns_view *v);
 int ns_view_keep(const ns_view *v, const ns_node *n);
 ns_node *ns_view_first(const ns_view *v, const ns_node *n); /* first kept child */
 ns_node *ns_view_next(const ns_view *v, const ns_node *n);  /* next kept sibling */
+/* Next kept node after n in pre-order below root, or NULL. */
+ns_node *ns_view_walk(const ns_view *v, const ns_node *n, const ns_node *root);
 /* The view's time of a node, falling back to wall when the column is absent. */
 double ns_view_time(const ns_view *v, const ns_node *n);
 

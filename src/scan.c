@@ -272,8 +272,9 @@ static void ns__label_check(ns__scan *st, const char *s, size_t n) {
     free(line);
 }
 
-static void ns__begin(ns__scan *st, ns_producer prod) {
-    ns_report *r = ns_report_new(prod, st->name, st->start_line);
+/* Give a new report its index and its label: the nearest --label-regex
+ * match before it, or "#N". */
+static void ns__number(ns__scan *st, ns_report *r) {
     r->index = st->sc->next_index++;
     if (st->label) {
         r->label = ns_strdup(st->label);
@@ -282,6 +283,11 @@ static void ns__begin(ns__scan *st, ns_producer prod) {
         snprintf(tmp, sizeof tmp, "#%d", r->index + 1);
         r->label = ns_strdup(tmp);
     }
+}
+
+static void ns__begin(ns__scan *st, ns_producer prod) {
+    ns_report *r = ns_report_new(prod, st->name, st->start_line);
+    ns__number(st, r);
     memset(&st->ps.b, 0, sizeof st->ps.b);
     st->ps.r = r;
     st->ps.sp = 0;
@@ -399,11 +405,13 @@ static void ns__line(ns__scan *st, const char *raw, size_t rawn, long line) {
         }
         return;
     }
-    case NS__TEXT: {
+    case NS__TEXT:
+    case NS__JSON: {
         ns_feed f = NS_FEED_FOREIGN;
         if (!has_nul && ns__prefix_strip(&st->pfx, &s, &n) == 0)
-            f = st->ps.hdr.llvm ? ns_llvm_feed(&st->ps, s, n, line)
-                                : ns_mlir_text_feed(&st->ps, s, n, line);
+            f = st->state == NS__JSON ? ns_mlir_json_feed(&st->ps, s, n, line)
+                : st->ps.hdr.llvm     ? ns_llvm_feed(&st->ps, s, n, line)
+                                      : ns_mlir_text_feed(&st->ps, s, n, line);
         if (f == NS_FEED_FOREIGN) {
             ns__foreign(st, raw, rawn, line);
             return;
@@ -423,18 +431,6 @@ static void ns__line(ns__scan *st, const char *raw, size_t rawn, long line) {
         st->state = NS__IDLE;
         ns__idle(st, raw, rawn, line);
         return;
-    case NS__JSON: {
-        ns_feed f = NS_FEED_FOREIGN;
-        if (!has_nul && ns__prefix_strip(&st->pfx, &s, &n) == 0)
-            f = ns_mlir_json_feed(&st->ps, s, n, line);
-        if (f == NS_FEED_FOREIGN) {
-            ns__foreign(st, raw, rawn, line);
-            return;
-        }
-        st->ps.foreign_run = 0;
-        if (f == NS_FEED_DONE) ns__finish(st, line);
-        return;
-    }
     }
 }
 
@@ -487,14 +483,7 @@ static int ns__looks_like_trace(const char *s, size_t n) {
 static int ns__trace(ns__scan *st, const char *data, size_t len) {
     ns_report *r = ns_trace_parse(data, len, st->name);
     if (!r) return -1;
-    r->index = st->sc->next_index++;
-    if (st->label) {
-        r->label = ns_strdup(st->label);
-    } else {
-        char tmp[32];
-        snprintf(tmp, sizeof tmp, "#%d", r->index + 1);
-        r->label = ns_strdup(tmp);
-    }
+    ns__number(st, r);
     st->found++;
     if (st->sink(r, st->ctx) != 0) st->sc->stopped = 1;
     return 0;
