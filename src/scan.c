@@ -372,10 +372,14 @@ static void ns__idle(ns__scan *st, const char *s, size_t n, long line) {
 static void ns__line(ns__scan *st, const char *raw, size_t rawn, long line) {
     const char *s = raw;
     size_t n = rawn;
+    if (st->state == NS__IDLE) { /* most lines of a log: keep this path short */
+        ns__idle(st, s, n, line);
+        return;
+    }
+    /* a line with a NUL byte is never a row (names are C strings) */
     int has_nul = memchr(raw, 0, rawn) != NULL;
     switch (st->state) {
     case NS__IDLE:
-        ns__idle(st, s, n, line);
         return;
     case NS__HEADER: {
         if (has_nul || ns__prefix_strip(&st->pfx, &s, &n) != 0) {
