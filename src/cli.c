@@ -76,6 +76,29 @@ int ns_args_double(ns_args *a, const char *opt, const char *s, double lo, double
     return 0;
 }
 
+int ns_args_common(ns_args *a, ns_read_opts *ro, char **inputs, int *ninputs) {
+    const char *arg = a->argv[a->i], *v;
+    int m;
+    if (!a->only_inputs && strcmp(arg, "--") == 0) {
+        a->only_inputs = 1;
+        a->i++;
+    } else if (ns_args_flag(a, "--help") || ns_args_flag(a, "-h")) {
+        ns_help(a->cmd);
+        return NS_ARGS_HELP;
+    } else if ((m = ns_args_value(a, "--label-regex", &v))) {
+        if (m < 0) return NS_ARGS_ERROR;
+        ro->label_regex = v;
+    } else if (ns_args_flag(a, "-q") || ns_args_flag(a, "--quiet")) {
+        ro->quiet = 1;
+    } else if (!a->only_inputs && arg[0] == '-' && arg[1]) {
+        ns_args_usage(a, "unknown option '%s'", arg);
+        return NS_ARGS_ERROR;
+    } else {
+        inputs[(*ninputs)++] = a->argv[a->i++];
+    }
+    return NS_ARGS_TAKEN;
+}
+
 long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink,
                  void *ctx) {
     ns_scanner sc;

@@ -36,6 +36,13 @@ typedef struct {
     int quiet;               /* -q: no warnings */
 } ns_read_opts;
 
+/* The arguments every reading subcommand accepts, tried after its own
+ * options: "--", --help/-h, --label-regex RE, -q/--quiet, and inputs; an
+ * unknown "-x" is a usage error.  Returns NS_ARGS_TAKEN, NS_ARGS_HELP (help
+ * printed: exit 0) or NS_ARGS_ERROR (message printed: exit 2). */
+enum { NS_ARGS_TAKEN = 1, NS_ARGS_HELP = 2, NS_ARGS_ERROR = -1 };
+int ns_args_common(ns_args *a, ns_read_opts *ro, char **inputs, int *ninputs);
+
 /* Scan every input (stdin when there are none) into sink.  Returns the
  * number of reports found, or -1 if an input could not be read. */
 long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink,

@@ -100,13 +100,7 @@ int ns_cmd_top(int argc, char **argv) {
     const char *v;
     while (a.i < argc) {
         int m;
-        if (!a.only_inputs && strcmp(argv[a.i], "--") == 0) {
-            a.only_inputs = 1;
-            a.i++;
-        } else if (ns_args_flag(&a, "--help") || ns_args_flag(&a, "-h")) {
-            ns_help("top");
-            goto out;
-        } else if ((m = ns_args_value(&a, "-n", &v))) {
+        if ((m = ns_args_value(&a, "-n", &v))) {
             if (m < 0 || ns_args_int(&a, "-n", v, 0, 1L << 30, &limit)) { rc = NS_EXIT_USAGE; goto out; }
         } else if ((m = ns_args_value(&a, "--format", &v))) {
             if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
@@ -121,18 +115,11 @@ int ns_cmd_top(int argc, char **argv) {
                                        "(stage maps are not built yet)");
                 goto out;
             }
-        } else if ((m = ns_args_value(&a, "--label-regex", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            ro.label_regex = v;
         } else if (ns_args_flag(&a, "--all")) {
             all = 1;
-        } else if (ns_args_flag(&a, "-q") || ns_args_flag(&a, "--quiet")) {
-            ro.quiet = 1;
-        } else if (!a.only_inputs && argv[a.i][0] == '-' && argv[a.i][1]) {
-            rc = ns_args_usage(&a, "unknown option '%s'", argv[a.i]);
+        } else if ((m = ns_args_common(&a, &ro, inputs, &ninputs)) != NS_ARGS_TAKEN) {
+            rc = m == NS_ARGS_HELP ? NS_EXIT_OK : NS_EXIT_USAGE;
             goto out;
-        } else {
-            inputs[ninputs++] = argv[a.i++];
         }
     }
     ns_top t;

@@ -45,13 +45,7 @@ int ns_cmd_tree(int argc, char **argv) {
     const char *v;
     while (a.i < argc) {
         int m;
-        if (!a.only_inputs && strcmp(argv[a.i], "--") == 0) {
-            a.only_inputs = 1;
-            a.i++;
-        } else if (ns_args_flag(&a, "--help") || ns_args_flag(&a, "-h")) {
-            ns_help("tree");
-            goto out;
-        } else if ((m = ns_args_value(&a, "--format", &v))) {
+        if ((m = ns_args_value(&a, "--format", &v))) {
             if (m < 0 || ns_format_parse(v, &eo.format) != 0) {
                 rc = m < 0 ? NS_EXIT_USAGE
                            : ns_args_usage(&a, "--format: unknown format '%s' (text, json, "
@@ -73,22 +67,15 @@ int ns_cmd_tree(int argc, char **argv) {
             if (strcmp(v, "wall") == 0) eo.view.col = NS_COL_WALL;
             else if (strcmp(v, "user") == 0) eo.view.col = NS_COL_USER;
             else { rc = ns_args_usage(&a, "--time: 'wall' or 'user', not '%s'", v); goto out; }
-        } else if ((m = ns_args_value(&a, "--label-regex", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            ro.label_regex = v;
         } else if ((m = ns_args_value(&a, "--color", &v))) {
             if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
             if (strcmp(v, "always") == 0) color = 1;
             else if (strcmp(v, "never") == 0) color = 0;
             else if (strcmp(v, "auto") == 0) color = -1;
             else { rc = ns_args_usage(&a, "--color: always, never or auto, not '%s'", v); goto out; }
-        } else if (ns_args_flag(&a, "-q") || ns_args_flag(&a, "--quiet")) {
-            ro.quiet = 1;
-        } else if (!a.only_inputs && argv[a.i][0] == '-' && argv[a.i][1]) {
-            rc = ns_args_usage(&a, "unknown option '%s'", argv[a.i]);
+        } else if ((m = ns_args_common(&a, &ro, inputs, &ninputs)) != NS_ARGS_TAKEN) {
+            rc = m == NS_ARGS_HELP ? NS_EXIT_OK : NS_EXIT_USAGE;
             goto out;
-        } else {
-            inputs[ninputs++] = argv[a.i++];
         }
     }
     eo.color = color < 0 ? ns_cli_color(STDOUT_FILENO) : color;
