@@ -36,6 +36,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* ====== Line reader ====== */
 
@@ -52,7 +55,7 @@ typedef struct {
     int io_error;        /* a read failed */
 } ns__reader;
 
-#define NS__READ_CHUNK (256u << 10)
+#define NS__READ_CHUNK (8u << 10)
 
 static int ns__fill(ns__reader *rd) {
     if (rd->fd < 0) {
@@ -121,6 +124,65 @@ static int ns__getline(ns__reader *rd, const char **line, size_t *len) {
         }
         ns__fill(rd);
     }
+}
+
+/* ====== Skipping lines between reports ======
+ * Most of an NPU log is INFO noise between reports, and a line between
+ * reports matters only if a report may start on it: a banner ends in "==="
+ * and an MLIR JSON report starts with a line "[" (either possibly behind a
+ * log prefix, and possibly followed by blanks, a CR or a colour reset).  So
+ * the last significant character decides, and a noise line costs one newline
+ * search and a few compares -- no pass over its bytes. */
+/* Bytes that, last on a line, make it worth a closer look. */
+static const unsigned char ns__end_byte[256] = {
+    ['['] = 1, ['='] = 1, ['m'] = 1, [' '] = 1, ['\t'] = 1, ['\r'] = 1};
+
+static int ns__boring(const char *s, size_t n) {
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
+    if (!n) return 1;
+    char last = s[n - 1];
+    if (last == '[' || last == '=') return 0;
+    /* "...===\033[0m": a colour code at the end hides the real last byte */
+    if (last == 'm' && memchr(s, 0x1b, n)) return 0;
+    return 1;
+}
+
+/* Skip the whole lines from rd->start that ns__boring would drop one by
+ * one, finding newlines 64 bytes at a time (SSE2) and looking only at the
+ * byte before each: a line needs a closer look when that byte is '[', '=',
+ * 'm', a blank, a tab or a CR.  Stops before the first such line, or where
+ * fewer than 64 bytes are buffered.  Returns the lines skipped.  Without
+ * SSE2 every line takes the ordinary path. */
+static long ns__skip_noise(ns__reader *rd) {
+#if defined(__SSE2__)
+    const __m128i nlv = _mm_set1_epi8('\n');
+    size_t scan = rd->start, line_start = rd->start;
+    long lines = 0;
+    while (scan + 64 <= rd->end) {
+        const char *p = rd->buf + scan;
+        uint64_t nl = 0;
+        for (int i = 0; i < 4; i++) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i));
+            nl |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nlv)) << (16 * i);
+        }
+        for (; nl; nl &= nl - 1) {
+            size_t at = scan + (size_t)__builtin_ctzll(nl);
+            /* a '\n' at offset 0 ends an empty line: the buffer starts at a
+             * line start */
+            if (at > 0 && ns__end_byte[(unsigned char)rd->buf[at - 1]]) goto out;
+            lines++;
+            line_start = at + 1;
+        }
+        scan += 64;
+    }
+out:
+    rd->start = line_start;
+    rd->lineno += lines;
+    return lines;
+#else
+    (void)rd;
+    return 0;
+#endif
 }
 
 /* ====== Line cleaning ====== */
@@ -536,9 +598,17 @@ static int ns__scan_reader(ns_scanner *sc, ns__reader *rd, ns_sink sink, void *c
 
     const char *s;
     size_t n;
-    while (!sc->stopped && ns__getline(rd, &s, &n)) {
+    int fast = !sc->has_label_re; /* labels need every line */
+    for (;;) {
+        if (fast && st.state == NS__IDLE) {
+            size_t before = rd->start;
+            sc->lines += ns__skip_noise(rd);
+            sc->bytes += rd->start - before;
+        }
+        if (sc->stopped || !ns__getline(rd, &s, &n)) break;
         sc->bytes += n + 1;
         sc->lines++;
+        if (fast && st.state == NS__IDLE && ns__boring(s, n)) continue;
         size_t cn = n;
         const char *c = ns__clean(s, &cn, &st.scratch);
         ns__line(&st, c, cn, rd->lineno);

@@ -171,6 +171,20 @@ check "bad: an incomplete report still exports valid JSON" trunc_exports
 long_two() { [ "$("$NPUSCOPE" tree -q --format json "$TMP/longline" | jq '.reports | length')" = 2 ]; }
 check "bad: 1 MB line between two reports" long_two
 
+# A large input crosses many read-buffer boundaries: the same reports must
+# come out as from the small file, byte for byte, from a file and a pipe.
+large() {
+    local i
+    for i in $(seq 1 40); do cat "$FIX/noisy-build.log"; done >"$TMP/big.log"
+    [ "$(wc -c <"$TMP/big.log")" -gt 2000000 ] || return 1
+    "$NPUSCOPE" tree --format original "$FIX/noisy-build.log" >"$TMP/one" || return 1
+    for i in $(seq 1 40); do cat "$TMP/one"; done >"$TMP/want40"
+    "$NPUSCOPE" tree --format original "$TMP/big.log" >"$TMP/got40" || return 1
+    cmp "$TMP/want40" "$TMP/got40" || return 1
+    "$NPUSCOPE" tree --format original - <"$TMP/big.log" | cmp - "$TMP/want40"
+}
+check "a large file and a pipe give the same reports as a small file" large
+
 # ---------------------------------------------------------------- 7. other builds
 if [ -z "${NPUSCOPE_INNER:-}" ]; then
     clang_build() { make -s BUILD=build-clang CC=clang build-clang/npuscope build-clang/unit >/dev/null; }

@@ -341,6 +341,35 @@ static void test_scan_edge(void) {
     drop(&s);
 }
 
+/* Noise lines are skipped in bulk: reports whose first line ends in blanks,
+ * a CR, a colour reset or "[" must still be found after lots of noise, and
+ * line numbers must stay exact. */
+static void test_scan_after_noise(void) {
+    sink_t s = {0};
+    ns_buf b = {0};
+    for (int i = 0; i < 1000; i++)
+        ns_buf_printf(&b, "[INFO] 12:00:00.%03d [vpux-compiler] noise line %d of the log\n", i % 1000, i);
+    size_t noise_len = b.len;
+    const char *variants[] = {"", "  ", "\r", "\033[0m"};
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        b.len = noise_len;
+        ns_buf_puts(&b, BAN);
+        b.len--; /* drop the banner's newline to add the variant */
+        ns_buf_puts(&b, variants[v]);
+        ns_buf_puts(&b, "\n                         ... Execution time report ...\n" BAN);
+        ns_buf_puts(&b, strstr(small_report, "  Total Execution Time"));
+        CHECK(scan(b.data, &s, NULL) == 1 && s.r[0]->complete && s.r[0]->line == 1001 &&
+              s.r[0]->nnodes == 7);
+        drop(&s);
+    }
+    b.len = noise_len;
+    ns_buf_puts(&b, "[\r\n{\"wall\": {\"duration\":   0.0100, \"percentage\": 100.0}, \"name\": \"Total\"}\n]\n");
+    CHECK(scan(b.data, &s, NULL) == 1 && s.r[0]->producer == NS_PROD_MLIR_JSON &&
+          s.r[0]->line == 1001 && s.r[0]->complete);
+    drop(&s);
+    ns_buf_free(&b);
+}
+
 /* ====== JSON strings, strmap ====== */
 
 static void test_json_and_map(void) {
@@ -376,6 +405,7 @@ int main(void) {
     test_scan_basic();
     test_scan_dirty();
     test_scan_edge();
+    test_scan_after_noise();
     test_json_and_map();
     printf("unit: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
