@@ -138,6 +138,7 @@ static const unsigned char ns__end_byte[256] = {
     ['['] = 1, ['='] = 1, ['m'] = 1, [' '] = 1, ['\t'] = 1, ['\r'] = 1};
 
 static int ns__boring(const char *s, size_t n) {
+    if (!n || !ns__end_byte[(unsigned char)s[n - 1]]) return 1;
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
     if (!n) return 1;
     char last = s[n - 1];
