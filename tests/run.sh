@@ -189,6 +189,8 @@ check "a large file and a pipe give the same reports as a small file" large
 if [ -z "${NPUSCOPE_INNER:-}" ]; then
     clang_build() { make -s BUILD=build-clang CC=clang build-clang/npuscope build-clang/unit >/dev/null; }
     check "build with clang -Wall -Wextra -Werror" clang_build
+    nosse() { make -s BUILD=build-nosse CFLAGS=-U__SSE2__ build-nosse/unit >/dev/null && ./build-nosse/unit >/dev/null; }
+    check "portable build (no SSE2 fast path): unit tests" nosse
     asan() {
         make -s BUILD=build-asan SANITIZE=1 build-asan/npuscope build-asan/unit >/dev/null || return 1
         ./build-asan/unit >/dev/null || return 1
