@@ -27,7 +27,7 @@ SRCS    = $(filter-out src/main.c,$(wildcard src/*.c))
 OBJS    = $(SRCS:src/%.c=$(BUILD)/%.o)
 DEPS    = $(OBJS:.o=.d) $(BUILD)/main.d
 
-.PHONY: all check test demo bench install clean fixtures
+.PHONY: all check test demo bench install clean fixtures units
 
 all: npuscope
 
@@ -40,8 +40,16 @@ $(BUILD)/npuscope: $(OBJS) $(BUILD)/main.o
 $(BUILD)/%.o: src/%.c | $(BUILD)
 	$(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) -MMD -MP -c -o $@ $<
 
+# unit test programs: tests/unit*.c, each linked with every module
+UNITS   = $(patsubst tests/%.c,$(BUILD)/%,$(wildcard tests/unit*.c))
+
+$(BUILD)/unit%: tests/unit%.c $(OBJS)
+	$(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 $(BUILD)/unit: tests/unit.c $(OBJS)
 	$(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+units: $(UNITS)
 
 $(BUILD):
 	mkdir -p $(BUILD)
@@ -52,7 +60,7 @@ $(BUILD):
 # root, with apt-get; otherwise it says what to install).
 check:
 	@sh tests/deps.sh test
-	@$(MAKE) --no-print-directory all $(BUILD)/unit
+	@$(MAKE) --no-print-directory all units
 	@bash tests/run.sh
 
 test: check

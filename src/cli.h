@@ -56,5 +56,8 @@ void ns_help(const char *cmd);
 
 int ns_cmd_tree(int argc, char **argv);
 int ns_cmd_top(int argc, char **argv);
+int ns_cmd_record(int argc, char **argv);
+int ns_cmd_sweep(int argc, char **argv);
+int ns_cmd_table(int argc, char **argv);
 
 #endif

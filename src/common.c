@@ -150,7 +150,11 @@ void ns_error(const char *fmt, ...) {
 
 long ns_error_count(void) { return ns__errors; }
 long ns_warning_count(void) { return ns__warnings; }
-void ns_diag_quiet(int quiet) { ns__quiet = quiet; }
+int ns_diag_quiet(int quiet) {
+    int was = ns__quiet;
+    ns__quiet = quiet;
+    return was;
+}
 
 void ns_diag_summary(void) {
     if (!ns__quiet && ns__warnings > NS__DIAG_SHOWN_MAX)

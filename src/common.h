@@ -69,7 +69,7 @@ long ns_error_count(void);
 long ns_warning_count(void);
 /* Print "npuscope: N more warnings not shown" if any were suppressed. */
 void ns_diag_summary(void);
-/* Silence warnings (tests of outputs that must not mix with stderr). */
-void ns_diag_quiet(int quiet);
+/* Silence warnings (or not); returns the previous setting. */
+int ns_diag_quiet(int quiet);
 
 #endif

@@ -133,10 +133,8 @@ static void ns__json_node_open(ns_buf *b, const ns_report *r, const ns_node *n) 
     ns_buf_puts(b, ",\"children\":[");
 }
 
-static void ns__json_report(ns_exporter *e, const ns_report *r) {
-    ns_buf *b = &e->b;
-    const ns_view *v = &e->o.view;
-    ns_buf_printf(b, "%s\n{\"index\":%d,\"label\":", e->n ? "," : "", r->index);
+void ns_json_report(ns_buf *b, const ns_report *r, const ns_view *v) {
+    ns_buf_printf(b, "{\"index\":%d,\"label\":", r->index);
     ns_json_str(b, r->label);
     ns_buf_printf(b, ",\"producer\":\"%s\",\"title\":", ns_producer_name(r));
     if (r->title) ns_json_str(b, r->title);
@@ -187,7 +185,6 @@ static void ns__json_report(ns_exporter *e, const ns_report *r) {
         n = ns_view_next(v, n);
         ns_buf_putc(b, ',');
         ns__json_node_open(b, r, n);
-        if (b->len > NS__FLUSH_AT && ns_buf_flush(b, e->out)) e->werr = 1;
     }
     ns_buf_putc(b, '}');
 }
@@ -574,7 +571,10 @@ int ns_exporter_add(ns_exporter *e, const ns_report *r) {
     case NS_FMT_TEXT:
         ns_render_tree_text(&e->b, r, &e->o);
         break;
-    case NS_FMT_JSON: ns__json_report(e, r); break;
+    case NS_FMT_JSON:
+        ns_buf_puts(&e->b, e->n ? ",\n" : "\n");
+        ns_json_report(&e->b, r, &e->o.view);
+        break;
     case NS_FMT_CSV: ns__csv_report(e, r); break;
     case NS_FMT_FOLDED: ns__stacks(e, r, ns__folded_line); break;
     case NS_FMT_CHROME: ns__chrome_report(e, r); break;

@@ -14,15 +14,20 @@ static const char ns__general[] =
     "  tree     show each timing report as a tree, or export it\n"
     "           (json, csv, folded, chrome, speedscope, original)\n"
     "  top      the heaviest passes, summed across all reports of the input\n"
+    "  record   run a compile command N times into write-once run folders\n"
+    "  sweep    record over the cartesian product of axes (-L, -P), resumable\n"
+    "  table    one row per configuration and mode from run folders\n"
     "\n"
     "INPUT is a log file (any text holding MLIR --mlir-timing reports, LLVM\n"
     "-time-passes / -ftime-report tables, MLIR JSON timing output) or a Chrome\n"
     "trace JSON (clang -ftime-trace); '-' or no INPUT reads standard input.\n"
     "\n"
     "exit codes:\n"
-    "  0  success\n"
-    "  1  no timing report found in the input (or a requested one is missing)\n"
-    "  2  usage error, unreadable input or unwritable output\n"
+    "  0    success\n"
+    "  1    no timing report or run found (or a requested one is missing);\n"
+    "       record/sweep: a recorded run failed\n"
+    "  2    usage error, unreadable input or unwritable output\n"
+    "  130  record/sweep interrupted (SIGINT/SIGTERM); finished runs are kept\n"
     "\n"
     "Messages go to standard error as 'npuscope: FILE:LINE: message'.\n"
     "'npuscope COMMAND --help' describes a command; see also npuscope(1).\n";
@@ -67,9 +72,104 @@ static const char ns__top[] =
     "  --label-regex RE   as for tree\n"
     "  -q, --quiet        no warnings\n";
 
+#define NS__RECORD_OPTIONS                                                          \
+    "  -o DIR             run folders go to DIR/<run-id>/ (default: runs)\n"         \
+    "  -n RUNS            counted runs, each a fresh process (default 1)\n"           \
+    "  --warmup N         N runs first, kept but marked warmup (default 0)\n"         \
+    "  --preset P         npu: OV_NPU_LOG_LEVEL=LOG_INFO and IE_NPU_LOG_FILTER=\n"    \
+    "                     vpux-compiler (the NPU compiler then prints its report);\n" \
+    "                     mlir: nothing (add --mlir-timing to the command); none\n"   \
+    "  --env K=V          set a variable for the command (repeatable)\n"             \
+    "  --tag K=V          label the runs (repeatable); tags name a configuration\n"  \
+    "  --metric NAME=RE   a number from the output: POSIX ERE, first capture group,\n" \
+    "                     last match (built-in: compile_model_ms, compiler_peak_kb,\n" \
+    "                     compile_net_ms, tokens_per_s)\n"                           \
+    "  --timeout SEC      SIGTERM to the command's process group after SEC,\n"       \
+    "                     SIGKILL --grace SEC later (default 10)\n"                  \
+    "  --show-output      copy the command's output to the terminal as it runs\n"   \
+    "  -q, --quiet        no progress or summary lines\n"
+
+static const char ns__record[] =
+    "usage: npuscope record [OPTIONS] -- CMD [ARG...]\n"
+    "\n"
+    "Run CMD (no shell) RUNS times, each in its own process group with stdout and\n"
+    "stderr captured at the file-descriptor level, and keep each run in a\n"
+    "write-once folder DIR/<run-id>/ with run.json (times, peak RSS, exit status,\n"
+    "metrics, every timing report found in the output), stdout.log, stderr.log.\n"
+    "CMD sees NPUSCOPE_MODE, NPUSCOPE_CACHE_DIR (cold: a fresh empty folder per\n"
+    "run; warm: one folder per configuration, filled by a first 'primer' run) and\n"
+    "NPUSCOPE_RUN_DIR; cache settings are the compile script's to apply\n"
+    "(examples/ov_compile.py does).  See docs/recording.md.\n"
+    "\n"
+    "options:\n"
+    "  --mode M           cold, warm or none (default none)\n"
+    NS__RECORD_OPTIONS;
+
+static const char ns__sweep[] =
+    "usage: npuscope sweep [OPTIONS] -L NAME=v1,v2,... [-P NAME=LO:HI:STEP] -- CMD {NAME}...\n"
+    "\n"
+    "Record CMD over the cartesian product of the axes.  {NAME} in CMD's\n"
+    "arguments and in --env values is replaced by the axis value (never through\n"
+    "a shell) and exported as NPUSCOPE_PARAM_NAME; axis values become tags.  Run\n"
+    "ids are fixed by configuration, mode and repeat, so running the same sweep\n"
+    "again skips finished runs (resume), and shards never clash.\n"
+    "\n"
+    "options (and all of record's):\n"
+    "  -L NAME=a,b,c      an axis with these values (repeatable)\n"
+    "  -P NAME=LO:HI:STEP an arithmetic axis; LO:HI:*K a geometric one\n"
+    "                     (window=128:32768:*2)\n"
+    "  --modes M[,M]      cold, warm, none (default none)\n"
+    "  --order O          interleave (default: repeat r of every configuration\n"
+    "                     before repeat r+1, so drift hits all alike) or grouped\n"
+    "  --shard K/N        run configurations c with c % N == K (0 <= K < N), for\n"
+    "                     N machines; merge the folders by plain copy\n"
+    "  --dry-run          print the plan (run ids, environment, argv) and stop\n"
+    NS__RECORD_OPTIONS;
+
+static const char ns__table[] =
+    "usage: npuscope table [OPTIONS] DIR...\n"
+    "\n"
+    "One row per configuration and mode of the runs that record and sweep\n"
+    "wrote.  A configuration is the full set of a run's tags; rows sort by tag\n"
+    "value in the order the tags first appear (numbers as numbers: 128 before\n"
+    "1024), then cold, warm, none.  The statistics cover the counted runs:\n"
+    "those that succeeded and are neither warmups nor cache primers.\n"
+    "\n"
+    "Each DIR is a run folder (it holds run.json) or a folder of run folders;\n"
+    "names starting with '.' are runs still being written and are skipped.  A\n"
+    "run.json that is broken or holds a value of the wrong type is a warning\n"
+    "naming its line, and that run is left out.\n"
+    "\n"
+    "columns:\n"
+    "  n                  counted runs\n"
+    "  median ... max s   wall seconds over them: median, mean, stddev (sample,\n"
+    "                     n-1; needs 2 runs), min, max\n"
+    "  user/wall          median of user CPU / wall: about 1 for a serial\n"
+    "                     compile, above 1 for a parallel one\n"
+    "  peak MB            median peak resident memory of the process tree (MiB)\n"
+    "  failed             runs that did not succeed (warmups and primers aside)\n"
+    "  warmups, primers   runs kept but not counted\n"
+    "  cache x            median cold / median warm of the same configuration\n"
+    "  NAME               median of each metric (record --metric NAME=REGEX)\n"
+    "\n"
+    "options:\n"
+    "  --format F         text (default), csv, json or markdown; csv and json\n"
+    "                     have every column (missing values empty / null), text\n"
+    "                     and markdown leave out columns with nothing in them\n"
+    "  --tag-columns A,B  show only these tags, in this order (default: every\n"
+    "                     tag, in order of first appearance); rows sort by them\n"
+    "                     first and are still one per full set of tags\n"
+    "  -q, --quiet        no warnings\n"
+    "\n"
+    "exit codes: 0 table printed, 1 no runs found, 2 usage error or a DIR that\n"
+    "cannot be read.\n";
+
 void ns_help(const char *cmd) {
     const char *text = ns__general;
     if (cmd && strcmp(cmd, "tree") == 0) text = ns__tree;
     else if (cmd && strcmp(cmd, "top") == 0) text = ns__top;
+    else if (cmd && strcmp(cmd, "record") == 0) text = ns__record;
+    else if (cmd && strcmp(cmd, "sweep") == 0) text = ns__sweep;
+    else if (cmd && strcmp(cmd, "table") == 0) text = ns__table;
     fputs(text, stdout);
 }

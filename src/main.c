@@ -12,6 +12,9 @@ typedef struct {
 static const ns__command ns__commands[] = {
     {"tree", ns_cmd_tree},
     {"top", ns_cmd_top},
+    {"record", ns_cmd_record},
+    {"sweep", ns_cmd_sweep},
+    {"table", ns_cmd_table},
 };
 
 int main(int argc, char **argv) {

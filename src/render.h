@@ -58,6 +58,10 @@ int ns_exporter_add(ns_exporter *e, const ns_report *r);
 /* Finish the document, flush, free.  Returns 0, or -1 on a write error. */
 int ns_exporter_end(ns_exporter *e);
 
+/* One report as an object of the tree JSON "reports" array (the contract
+ * in docs/formats.md); also used inside run.json. */
+void ns_json_report(ns_buf *b, const ns_report *r, const ns_view *v);
+
 /* render_text.c: one report as the terminal tree. */
 void ns_render_tree_text(ns_buf *b, const ns_report *r, const ns_export_opts *o);
 

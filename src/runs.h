@@ -6,7 +6,7 @@
  * built under a temporary name and renamed into place without replacing
  * anything, so a reader never sees half a run and no run is overwritten.
  *
- * run.json (contract, docs/run-folder.md):
+ * run.json (contract, docs/recording.md):
  *   {"format": "npuscope-run", "version": 1,
  *    "id", "command": [argv...], "env": {K: V set by npuscope},
  *    "tags": {K: V}, "mode": "cold"|"warm"|"none", "repeat": N (1-based),
@@ -19,7 +19,8 @@
  *    "stdout_bytes", "stderr_bytes", "host": {"name", "os", "cpus"},
  *    "npuscope_version", "reports": [tree JSON reports]}
  * A run is "ok" when it started, exited 0, and was neither killed, timed out
- * nor interrupted.
+ * nor interrupted.  env.NPUSCOPE_RUN_DIR is the folder the run was written
+ * in (its temporary name); the published folder is DIR/<id>.
  *
  * Ownership: an ns_run owns all its strings and arrays; ns_run_free frees
  * them.

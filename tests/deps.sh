@@ -22,6 +22,8 @@ if [ "$mode" != build ]; then
     have clang-22 || want clang-22
     have opt-22 || want llvm-22
     have timeout || want coreutils
+    have parallel || want parallel
+    [ -x /usr/bin/time ] || want time
 fi
 if [ "$mode" = bench ]; then
     [ -x /usr/bin/time ] || want time

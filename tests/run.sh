@@ -24,12 +24,16 @@ bad()  { fail=$((fail + 1)); echo "FAIL $*"; }
 check() { local name=$1; shift; if "$@" >"$TMP/out" 2>&1; then ok "$name"; else bad "$name"; sed 's/^/     /' "$TMP/out" | head -20; fi; }
 
 # ---------------------------------------------------------------- 1. unit
-if out=$(./build/unit); then :; fi
-echo "$out" | grep '^FAIL' || true
-u_pass=$(echo "$out" | sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-u_fail=$(echo "$out" | sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-if [ -z "$u_pass" ]; then bad "unit tests did not finish"; else
-    pass=$((pass + u_pass)); fail=$((fail + u_fail)); fi
+for u in build/unit build/unit_*; do
+    [ -x "$u" ] || continue
+    out=$("$u") || true
+    echo "$out" | grep '^FAIL' || true
+    last=$(echo "$out" | tail -n 1)
+    u_pass=$(echo "$last" | sed -n 's/^[a-z_]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+    u_fail=$(echo "$last" | sed -n 's/^[a-z_]*: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+    if [ -z "$u_pass" ]; then bad "$u did not finish"; else
+        pass=$((pass + u_pass)); fail=$((fail + u_fail)); fi
+done
 
 # ---------------------------------------------------------------- 2. exactness
 # Clean what the scanner cleans (colour, CR, logger prefixes) before the
@@ -185,15 +189,19 @@ large() {
 }
 check "a large file and a pipe give the same reports as a small file" large
 
+# ---------------------------------------------------------------- 6b. record, sweep, table
+# shellcheck source=tests/run_record.sh
+. tests/run_record.sh
+
 # ---------------------------------------------------------------- 7. other builds
 if [ -z "${NPUSCOPE_INNER:-}" ]; then
-    clang_build() { make -s BUILD=build-clang CC=clang build-clang/npuscope build-clang/unit >/dev/null; }
+    clang_build() { make -s BUILD=build-clang CC=clang build-clang/npuscope units >/dev/null; }
     check "build with clang -Wall -Wextra -Werror" clang_build
     nosse() { make -s BUILD=build-nosse CFLAGS=-U__SSE2__ build-nosse/unit >/dev/null && ./build-nosse/unit >/dev/null; }
     check "portable build (no SSE2 fast path): unit tests" nosse
     asan() {
-        make -s BUILD=build-asan SANITIZE=1 build-asan/npuscope build-asan/unit >/dev/null || return 1
-        ./build-asan/unit >/dev/null || return 1
+        make -s BUILD=build-asan SANITIZE=1 build-asan/npuscope units >/dev/null || return 1
+        for u in build-asan/unit build-asan/unit_*; do "$u" >/dev/null || return 1; done
         local f
         for f in "$FIX"/*.txt "$FIX"/*.log "$FIX"/*.json "$TMP"/deep "$TMP"/binary "$TMP"/garbage "$TMP"/truncated; do
             for fmt in text json csv folded chrome speedscope original; do

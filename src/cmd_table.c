@@ -1,0 +1,638 @@
+/* cmd_table.c -- `npuscope table`: one row per configuration and mode of a
+ * sweep, with the statistics of its runs, as text, CSV, JSON or Markdown.
+ *
+ * A sweep leaves a folder of runs; what a person wants from it is the grid:
+ * for each configuration (model, window, precision, ...) and cache mode, how
+ * long a compile takes, how much that varies, whether it was parallel, how
+ * much memory it took, and how much a warm cache saves.  This file groups
+ * the runs into that grid and prints it.
+ *
+ *   - A configuration is the full set of a run's tags (key and value, byte
+ *     for byte); two runs with the same tags and mode are one row.
+ *   - Only "counted" runs enter the statistics: those that succeeded and
+ *     are neither warmups nor primers (the warm run that fills the cache is
+ *     a cold compile in disguise).  The others are counted in their own
+ *     columns, never dropped silently.
+ *   - Rows sort by tag value, key by key in the order the keys first appear
+ *     (or as --tag-columns lists them); values that are numbers compare as
+ *     numbers, so window 128 comes before 1024.  Then cold, warm, none.
+ *   - cache_x is median cold / median warm of the same configuration, on
+ *     both of its rows.
+ *
+ * Text and Markdown are for people: fixed decimals (seconds %.4f, MiB %.1f,
+ * ratios %.2f), "-" for a missing value, and columns that would be all zero
+ * or all missing left out.  CSV and JSON are for programs: every column
+ * always, numbers with 15 significant digits, missing values empty / null.
+ * The JSON shape is a contract (DESIGN.md, docs/formats.md).
+ */
+#include "cli.h"
+#include "jsonw.h"
+#include "num.h"
+#include "runs_read.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { NS__TAB_TEXT, NS__TAB_CSV, NS__TAB_JSON, NS__TAB_MD } ns__tab_fmt;
+
+/* ====== Rows ====== */
+
+typedef struct {
+    const ns_kv **tags;    /* the configuration, sorted by key (borrowed from a run) */
+    int ntags;             /* entries in tags */
+    const char *mode;      /* "cold", "warm" or "none" (borrowed) */
+    int *runs;             /* indices of the row's runs, in reading order */
+    int nruns;             /* entries in runs */
+    int n;                 /* counted runs: ok, not warmup, not primer */
+    double median;         /* wall seconds over the counted runs ... */
+    double mean;           /* ... */
+    double stddev;         /* ... sample, n-1 (NaN below 2 runs) */
+    double min;            /* ... */
+    double max;            /* ... */
+    double user_over_wall; /* median of user_s / wall_s */
+    double peak_rss_mb;    /* median peak RSS */
+    int failures;          /* runs not ok, warmups and primers aside */
+    int warmups;           /* --warmup runs */
+    int primers;           /* warm runs that filled the cache */
+    double cache_x;        /* median cold / median warm of the configuration */
+    double *metrics;       /* median per metric (table order), NaN if none */
+} ns__row;
+
+typedef struct {
+    ns_run *runs;      /* every run read */
+    int nruns;         /* entries in runs */
+    ns__row *rows;     /* rows, sorted once built */
+    int nrows;         /* entries in rows */
+    const char **keys; /* tag keys: --tag-columns first, then first appearance */
+    int nkeys;         /* entries in keys */
+    int ncols;         /* keys shown as columns: the first ncols */
+    const char **metrics; /* metric names, sorted (borrowed from runs) */
+    int nmetrics;      /* entries in metrics */
+} ns__table;
+
+static int ns__counted(const ns_run *r) { return ns_run_ok(r) && !r->warmup && !r->primer; }
+
+static int ns__mode_rank(const char *m) {
+    if (strcmp(m, "cold") == 0) return 0;
+    if (strcmp(m, "warm") == 0) return 1;
+    return strcmp(m, "none") == 0 ? 2 : 3;
+}
+
+static int ns__cmp_kv(const void *a, const void *b) {
+    return strcmp((*(const ns_kv *const *)a)->key, (*(const ns_kv *const *)b)->key);
+}
+
+static int ns__cmp_str(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int ns__same_tags(const ns__row *x, const ns_kv **tags, int ntags) {
+    if (x->ntags != ntags) return 0;
+    for (int i = 0; i < ntags; i++)
+        if (strcmp(x->tags[i]->key, tags[i]->key) || strcmp(x->tags[i]->value, tags[i]->value))
+            return 0;
+    return 1;
+}
+
+static const char *ns__row_tag(const ns__row *x, const char *key) {
+    for (int i = 0; i < x->ntags; i++)
+        if (strcmp(x->tags[i]->key, key) == 0) return x->tags[i]->value;
+    return NULL;
+}
+
+static void ns__add_key(ns__table *t, const char *key) {
+    for (int i = 0; i < t->nkeys; i++)
+        if (strcmp(t->keys[i], key) == 0) return;
+    t->keys = ns_xrealloc(t->keys, sizeof *t->keys * (size_t)(t->nkeys + 1));
+    t->keys[t->nkeys++] = key;
+}
+
+/* Put every run in its row (created on first sight). */
+static void ns__group(ns__table *t) {
+    for (int i = 0; i < t->nruns; i++) {
+        const ns_run *r = &t->runs[i];
+        int nt = r->tags.n;
+        const ns_kv **tags = ns_xcalloc((size_t)nt + 1, sizeof *tags);
+        for (int k = 0; k < nt; k++) tags[k] = &r->tags.items[k];
+        qsort(tags, (size_t)nt, sizeof *tags, ns__cmp_kv);
+        ns__row *x = NULL;
+        for (int k = 0; k < t->nrows && !x; k++)
+            if (strcmp(t->rows[k].mode, r->mode) == 0 && ns__same_tags(&t->rows[k], tags, nt))
+                x = &t->rows[k];
+        if (x) {
+            free(tags);
+        } else {
+            t->rows = ns_xrealloc(t->rows, sizeof *t->rows * (size_t)(t->nrows + 1));
+            x = &t->rows[t->nrows++];
+            memset(x, 0, sizeof *x);
+            x->tags = tags;
+            x->ntags = nt;
+            x->mode = r->mode;
+        }
+        x->runs = ns_xrealloc(x->runs, sizeof *x->runs * (size_t)(x->nruns + 1));
+        x->runs[x->nruns++] = i;
+        for (int k = 0; k < nt; k++) ns__add_key(t, r->tags.items[k].key);
+    }
+}
+
+/* Metric names of the counted runs, sorted, once each. */
+static void ns__metric_names(ns__table *t) {
+    for (int i = 0; i < t->nruns; i++) {
+        const ns_run *r = &t->runs[i];
+        if (!ns__counted(r)) continue;
+        for (int m = 0; m < r->nmetrics; m++) {
+            t->metrics =
+                ns_xrealloc(t->metrics, sizeof *t->metrics * (size_t)(t->nmetrics + 1));
+            t->metrics[t->nmetrics++] = r->metrics[m].name;
+        }
+    }
+    if (t->nmetrics) qsort(t->metrics, (size_t)t->nmetrics, sizeof *t->metrics, ns__cmp_str);
+    int k = 0;
+    for (int i = 0; i < t->nmetrics; i++)
+        if (k == 0 || strcmp(t->metrics[k - 1], t->metrics[i]) != 0)
+            t->metrics[k++] = t->metrics[i];
+    t->nmetrics = k;
+}
+
+/* ====== Statistics ====== */
+
+static void ns__summarize(ns__table *t, ns__row *x) {
+    double *wall = ns_xcalloc((size_t)x->nruns + 1, sizeof *wall);
+    double *uow = ns_xcalloc((size_t)x->nruns + 1, sizeof *uow);
+    double *rss = ns_xcalloc((size_t)x->nruns + 1, sizeof *rss);
+    int n = 0;
+    for (int i = 0; i < x->nruns; i++) {
+        const ns_run *r = &t->runs[x->runs[i]];
+        if (r->warmup) x->warmups++;
+        else if (r->primer) x->primers++;
+        else if (!ns_run_ok(r)) x->failures++;
+        if (!ns__counted(r)) continue;
+        wall[n] = r->wall_s;
+        uow[n] = r->wall_s > 0 && isfinite(r->user_s) ? r->user_s / r->wall_s : NAN;
+        rss[n] = r->peak_rss_mb;
+        n++;
+    }
+    x->n = n;
+    x->mean = ns_mean(wall, (size_t)n);
+    x->stddev = ns_stddev(wall, (size_t)n);
+    x->min = ns_min(wall, (size_t)n);
+    x->max = ns_max(wall, (size_t)n);
+    x->median = ns_median(wall, (size_t)n); /* last: it sorts wall */
+    x->user_over_wall = ns_median(uow, (size_t)n);
+    x->peak_rss_mb = ns_median(rss, (size_t)n);
+    x->cache_x = NAN;
+    x->metrics = ns_xcalloc((size_t)t->nmetrics + 1, sizeof *x->metrics);
+    for (int m = 0; m < t->nmetrics; m++) {
+        int k = 0;
+        for (int i = 0; i < x->nruns; i++) {
+            const ns_run *r = &t->runs[x->runs[i]];
+            if (!ns__counted(r)) continue;
+            for (int j = 0; j < r->nmetrics; j++)
+                if (strcmp(r->metrics[j].name, t->metrics[m]) == 0) {
+                    wall[k++] = r->metrics[j].value;
+                    break;
+                }
+        }
+        x->metrics[m] = ns_median(wall, (size_t)k);
+    }
+    free(wall);
+    free(uow);
+    free(rss);
+}
+
+/* cache_x on the cold and warm rows of each configuration that has both. */
+static void ns__cache_ratios(ns__table *t) {
+    for (int i = 0; i < t->nrows; i++) {
+        ns__row *c = &t->rows[i];
+        if (strcmp(c->mode, "cold") != 0) continue;
+        for (int j = 0; j < t->nrows; j++) {
+            ns__row *w = &t->rows[j];
+            if (strcmp(w->mode, "warm") != 0 || !ns__same_tags(w, c->tags, c->ntags)) continue;
+            double x = w->median > 0 ? c->median / w->median : NAN;
+            c->cache_x = w->cache_x = isfinite(x) ? x : NAN;
+        }
+    }
+}
+
+/* ====== Order ====== */
+
+/* Is s a decimal number ("128", "-0.5", "1e3"; not "nan", not "12a")?  Its
+ * value goes to *v.  Parsed by num.c, so the locale never matters. */
+static int ns__numeric(const char *s, double *v) {
+    const char *p = s, *end = s + strlen(s);
+    ns_num n;
+    if (ns_num_parse(&p, end, &n) != 0 || p != end || n.dec == NS_DEC_WORD) return 0;
+    *v = n.v;
+    return 1;
+}
+
+/* Missing first, then numbers by value, then other text; ties by bytes. */
+static int ns__cmp_value(const char *a, const char *b) {
+    if (!a || !b) return (a != NULL) - (b != NULL);
+    double x, y;
+    int na = ns__numeric(a, &x), nb = ns__numeric(b, &y);
+    if (na != nb) return nb - na;
+    if (na && x != y) return x < y ? -1 : 1;
+    return strcmp(a, b);
+}
+
+static const ns__table *ns__sort_table; /* context of ns__cmp_row */
+
+static int ns__cmp_row(const void *pa, const void *pb) {
+    const ns__row *a = pa, *b = pb;
+    const ns__table *t = ns__sort_table;
+    for (int k = 0; k < t->nkeys; k++) {
+        int c = ns__cmp_value(ns__row_tag(a, t->keys[k]), ns__row_tag(b, t->keys[k]));
+        if (c) return c;
+    }
+    int c = ns__mode_rank(a->mode) - ns__mode_rank(b->mode);
+    return c ? c : strcmp(a->mode, b->mode);
+}
+
+/* ====== Cells ======
+ * Columns after the tags, in output order.  Text names are short; CSV and
+ * JSON names are the contract. */
+enum {
+    NS__C_MODE, NS__C_N, NS__C_MEDIAN, NS__C_MEAN, NS__C_STDDEV, NS__C_MIN, NS__C_MAX,
+    NS__C_UOW, NS__C_RSS, NS__C_FAIL, NS__C_WARMUP, NS__C_PRIMER, NS__C_CACHE, NS__C_COUNT
+};
+
+static const struct {
+    const char *key;  /* CSV header and JSON key */
+    const char *head; /* text and Markdown header */
+    const char *fmt;  /* text format of the value; NULL for counts */
+} ns__cols[NS__C_COUNT] = {
+    {"mode", "mode", NULL},
+    {"n", "n", NULL},
+    {"median_s", "median s", "%.4f"},
+    {"mean_s", "mean s", "%.4f"},
+    {"stddev_s", "stddev s", "%.4f"},
+    {"min_s", "min s", "%.4f"},
+    {"max_s", "max s", "%.4f"},
+    {"user_over_wall", "user/wall", "%.2f"},
+    {"peak_rss_mb", "peak MB", "%.1f"},
+    {"failures", "failed", NULL},
+    {"warmups", "warmups", NULL},
+    {"primers", "primers", NULL},
+    {"cache_x", "cache x", "%.2f"},
+};
+
+static double ns__col_value(const ns__row *x, int c) {
+    switch (c) {
+    case NS__C_N: return x->n;
+    case NS__C_MEDIAN: return x->median;
+    case NS__C_MEAN: return x->mean;
+    case NS__C_STDDEV: return x->stddev;
+    case NS__C_MIN: return x->min;
+    case NS__C_MAX: return x->max;
+    case NS__C_UOW: return x->user_over_wall;
+    case NS__C_RSS: return x->peak_rss_mb;
+    case NS__C_FAIL: return x->failures;
+    case NS__C_WARMUP: return x->warmups;
+    case NS__C_PRIMER: return x->primers;
+    case NS__C_CACHE: return x->cache_x;
+    default: return NAN;
+    }
+}
+
+/* A computed number for CSV and JSON: 15 significant digits, no "-0";
+ * `missing` when it is not finite. */
+static void ns__put_g(ns_buf *b, double v, const char *missing) {
+    if (!isfinite(v)) {
+        ns_buf_puts(b, missing);
+        return;
+    }
+    if (v == 0) v = 0; /* -0 -> 0 */
+    ns_buf_printf(b, "%.15g", v);
+}
+
+/* A metric for people: up to 4 decimals, trailing zeros dropped; tiny and
+ * huge values in %g. */
+static void ns__put_metric_text(ns_buf *b, double v) {
+    double a = fabs(v);
+    if ((a < 0.01 && a > 0) || a >= 1e12) {
+        ns_buf_printf(b, "%.4g", v);
+        return;
+    }
+    size_t at = b->len;
+    ns_buf_printf(b, "%.4f", v == 0 ? 0.0 : v);
+    while (b->len > at && b->data[b->len - 1] == '0') b->len--;
+    if (b->len > at && b->data[b->len - 1] == '.') b->len--;
+    b->data[b->len] = 0;
+}
+
+/* ====== Text and Markdown ====== */
+
+typedef struct {
+    const char *head; /* header cell */
+    int kind;         /* 0 tag, 1 fixed column, 2 metric */
+    int idx;          /* which tag key, fixed column or metric */
+    int right;        /* right-aligned (numbers) */
+    size_t width;     /* widest cell, in characters */
+} ns__tcol;
+
+/* Characters in a UTF-8 string (continuation bytes do not count). */
+static size_t ns__width(const char *s) {
+    size_t w = 0;
+    for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+/* Text from the runs in a cell: control characters become blanks (a tag
+ * value with a line break must not break the table), and '|' is escaped in
+ * Markdown.  Always leaves b->data allocated. */
+static void ns__put_text(ns_buf *b, const char *s, int md) {
+    ns_buf_puts(b, "");
+    for (; *s; s++) {
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) ns_buf_putc(b, ' ');
+        else if (md && *s == '|') ns_buf_puts(b, "\\|");
+        else ns_buf_putc(b, *s);
+    }
+}
+
+/* The cell of row x in column c, as a new string. */
+static char *ns__cell_new(const ns__table *t, const ns__row *x, const ns__tcol *c, int md) {
+    ns_buf b = {0};
+    if (c->kind == 0 || (c->kind == 1 && c->idx == NS__C_MODE)) {
+        const char *s = c->kind == 0 ? ns__row_tag(x, t->keys[c->idx]) : x->mode;
+        ns__put_text(&b, s ? s : "-", md);
+    } else if (c->kind == 1) {
+        double v = ns__col_value(x, c->idx);
+        if (!isfinite(v)) ns_buf_putc(&b, '-');
+        else if (ns__cols[c->idx].fmt) ns_buf_printf(&b, ns__cols[c->idx].fmt, v);
+        else ns_buf_printf(&b, "%d", (int)v);
+    } else {
+        double v = x->metrics[c->idx];
+        if (!isfinite(v)) ns_buf_putc(&b, '-');
+        else ns__put_metric_text(&b, v);
+    }
+    return b.data;
+}
+
+/* Is fixed column c worth showing to a person?  Counts of failures,
+ * warmups and primers only when one is not zero; user/wall, peak MB and
+ * cache x only when one is known. */
+static int ns__col_shown(const ns__table *t, int c) {
+    int count = c == NS__C_FAIL || c == NS__C_WARMUP || c == NS__C_PRIMER;
+    if (!count && c != NS__C_UOW && c != NS__C_RSS && c != NS__C_CACHE) return 1;
+    for (int i = 0; i < t->nrows; i++) {
+        double v = ns__col_value(&t->rows[i], c);
+        if (count ? v != 0 : isfinite(v)) return 1;
+    }
+    return 0;
+}
+
+static void ns__render_grid(ns_buf *b, const ns__table *t, int md) {
+    ns__tcol *cols = ns_xcalloc((size_t)(t->ncols + NS__C_COUNT + t->nmetrics), sizeof *cols);
+    int nc = 0;
+    for (int k = 0; k < t->ncols; k++) cols[nc++] = (ns__tcol){t->keys[k], 0, k, 0, 0};
+    for (int c = 0; c < NS__C_COUNT; c++)
+        if (ns__col_shown(t, c))
+            cols[nc++] = (ns__tcol){ns__cols[c].head, 1, c, c != NS__C_MODE, 0};
+    for (int m = 0; m < t->nmetrics; m++) cols[nc++] = (ns__tcol){t->metrics[m], 2, m, 1, 0};
+    /* every cell first, then widths, then the lines */
+    char **cell = ns_xcalloc((size_t)(t->nrows + 1) * (size_t)nc, sizeof *cell);
+    for (int c = 0; c < nc; c++) {
+        ns_buf h = {0};
+        ns__put_text(&h, cols[c].head, md);
+        cell[c] = h.data;
+        for (int i = 0; i < t->nrows; i++)
+            cell[(size_t)(i + 1) * (size_t)nc + (size_t)c] =
+                ns__cell_new(t, &t->rows[i], &cols[c], md);
+        for (int i = 0; i <= t->nrows; i++) {
+            size_t w = ns__width(cell[(size_t)i * (size_t)nc + (size_t)c]);
+            if (w > cols[c].width) cols[c].width = w;
+        }
+        if (md && cols[c].width < 3) cols[c].width = 3; /* room for "--:" */
+    }
+    for (int i = 0; i <= t->nrows; i++) {
+        for (int c = 0; c < nc; c++) {
+            const char *s = cell[(size_t)i * (size_t)nc + (size_t)c];
+            size_t pad = cols[c].width - ns__width(s);
+            int last = c == nc - 1;
+            ns_buf_puts(b, md ? (c ? " | " : "| ") : (c ? "  " : ""));
+            if (cols[c].right) ns_buf_pad(b, ' ', pad);
+            ns_buf_puts(b, s);
+            if (!cols[c].right && (md || !last)) ns_buf_pad(b, ' ', pad);
+        }
+        ns_buf_puts(b, md ? " |\n" : "\n");
+        if (md && i == 0) {
+            for (int c = 0; c < nc; c++) {
+                ns_buf_puts(b, c ? " | " : "| ");
+                ns_buf_pad(b, '-', cols[c].width - (cols[c].right ? 1 : 0));
+                if (cols[c].right) ns_buf_putc(b, ':');
+            }
+            ns_buf_puts(b, " |\n");
+        }
+    }
+    for (size_t i = 0; i < (size_t)(t->nrows + 1) * (size_t)nc; i++) free(cell[i]);
+    free(cell);
+    free(cols);
+}
+
+/* ====== CSV and JSON ====== */
+
+static void ns__render_csv(ns_buf *b, const ns__table *t) {
+    for (int k = 0; k < t->ncols; k++) {
+        ns_csv_field(b, t->keys[k]);
+        ns_buf_putc(b, ',');
+    }
+    for (int c = 0; c < NS__C_COUNT; c++) ns_buf_printf(b, c ? ",%s" : "%s", ns__cols[c].key);
+    for (int m = 0; m < t->nmetrics; m++) {
+        ns_buf_putc(b, ',');
+        char *name = ns_xmalloc(strlen(t->metrics[m]) + 8);
+        memcpy(name, "metric:", 7);
+        strcpy(name + 7, t->metrics[m]);
+        ns_csv_field(b, name);
+        free(name);
+    }
+    ns_buf_putc(b, '\n');
+    for (int i = 0; i < t->nrows; i++) {
+        const ns__row *x = &t->rows[i];
+        for (int k = 0; k < t->ncols; k++) {
+            const char *v = ns__row_tag(x, t->keys[k]);
+            if (v) ns_csv_field(b, v);
+            ns_buf_putc(b, ',');
+        }
+        ns_csv_field(b, x->mode);
+        for (int c = NS__C_N; c < NS__C_COUNT; c++) {
+            ns_buf_putc(b, ',');
+            ns__put_g(b, ns__col_value(x, c), "");
+        }
+        for (int m = 0; m < t->nmetrics; m++) {
+            ns_buf_putc(b, ',');
+            ns__put_g(b, x->metrics[m], "");
+        }
+        ns_buf_putc(b, '\n');
+    }
+}
+
+static void ns__render_json(ns_buf *b, const ns__table *t) {
+    ns_buf_printf(b, "{\"format\":\"npuscope-table\",\"version\":1,\"runs\":%d,\"rows\":[",
+                  t->nruns);
+    for (int i = 0; i < t->nrows; i++) {
+        const ns__row *x = &t->rows[i];
+        ns_buf_puts(b, i ? ",\n{\"tags\":{" : "\n{\"tags\":{");
+        /* the row's tags, keys in table order */
+        int first = 1;
+        for (int k = 0; k < t->nkeys; k++) {
+            const char *v = ns__row_tag(x, t->keys[k]);
+            if (!v) continue;
+            if (!first) ns_buf_putc(b, ',');
+            first = 0;
+            ns_json_str(b, t->keys[k]);
+            ns_buf_putc(b, ':');
+            ns_json_str(b, v);
+        }
+        ns_buf_puts(b, "},\"mode\":");
+        ns_json_str(b, x->mode);
+        for (int c = NS__C_N; c < NS__C_COUNT; c++) {
+            ns_buf_printf(b, ",\"%s\":", ns__cols[c].key);
+            ns__put_g(b, ns__col_value(x, c), "null");
+        }
+        ns_buf_puts(b, ",\"metrics\":{");
+        for (int m = 0; m < t->nmetrics; m++) {
+            if (m) ns_buf_putc(b, ',');
+            ns_json_str(b, t->metrics[m]);
+            ns_buf_putc(b, ':');
+            ns__put_g(b, x->metrics[m], "null");
+        }
+        ns_buf_puts(b, "}}");
+    }
+    ns_buf_puts(b, "\n]}\n");
+}
+
+/* ====== The command ====== */
+
+/* Split "A,B" into t->keys (owned by `list`, a copy of the argument);
+ * returns -1 on an empty name. */
+static int ns__tag_columns(ns__table *t, char *list) {
+    for (char *s = list;;) {
+        char *comma = strchr(s, ',');
+        if (comma) *comma = 0;
+        if (!*s) return -1;
+        ns__add_key(t, s);
+        if (!comma) break;
+        s = comma + 1;
+    }
+    return 0;
+}
+
+int ns_cmd_table(int argc, char **argv) {
+    ns_args a;
+    ns_args_init(&a, argc, argv);
+    ns__tab_fmt fmt = NS__TAB_TEXT;
+    ns__table t = {0};
+    char *tagcols = NULL; /* copy of --tag-columns, owner of its key names */
+    const char **dirs = ns_xcalloc((size_t)argc, sizeof *dirs);
+    int ndirs = 0, rc = NS_EXIT_OK, quiet = 0, unreadable = 0;
+    const char *v;
+    ns_buf b = {0};
+    while (a.i < argc) {
+        const char *arg = argv[a.i];
+        int m;
+        if (!a.only_inputs && strcmp(arg, "--") == 0) {
+            a.only_inputs = 1;
+            a.i++;
+        } else if (ns_args_flag(&a, "--help") || ns_args_flag(&a, "-h")) {
+            ns_help("table");
+            goto out;
+        } else if ((m = ns_args_value(&a, "--format", &v))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+            if (strcmp(v, "text") == 0) fmt = NS__TAB_TEXT;
+            else if (strcmp(v, "csv") == 0) fmt = NS__TAB_CSV;
+            else if (strcmp(v, "json") == 0) fmt = NS__TAB_JSON;
+            else if (strcmp(v, "markdown") == 0) fmt = NS__TAB_MD;
+            else {
+                rc = ns_args_usage(&a, "--format: text, csv, json or markdown, not '%s'", v);
+                goto out;
+            }
+        } else if ((m = ns_args_value(&a, "--tag-columns", &v))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+            free(tagcols);
+            tagcols = ns_strdup(v);
+            t.nkeys = 0;
+            if (ns__tag_columns(&t, tagcols) < 0) {
+                rc = ns_args_usage(&a, "--tag-columns: a comma-separated list of tag names, "
+                                       "not '%s'", v);
+                goto out;
+            }
+        } else if (ns_args_flag(&a, "-q") || ns_args_flag(&a, "--quiet")) {
+            quiet = 1;
+        } else if (!a.only_inputs && arg[0] == '-' && arg[1]) {
+            rc = ns_args_usage(&a, "unknown option '%s'", arg);
+            goto out;
+        } else {
+            dirs[ndirs++] = argv[a.i++];
+        }
+    }
+    if (ndirs == 0) {
+        rc = ns_args_usage(&a, "no DIR given (a run folder or a folder of run folders)");
+        goto out;
+    }
+    ns_diag_quiet(quiet);
+    int listed = t.nkeys; /* keys named by --tag-columns */
+    for (int i = 0; i < ndirs; i++)
+        if (ns_runs_read(dirs[i], &t.runs, &t.nruns) < 0) unreadable = 1;
+    if (t.nruns > 0) {
+        ns__group(&t);
+        t.ncols = listed ? listed : t.nkeys;
+        for (int k = 0; k < listed; k++) {
+            int seen = 0;
+            for (int i = 0; i < t.nrows && !seen; i++)
+                seen = ns__row_tag(&t.rows[i], t.keys[k]) != NULL;
+            if (!seen) ns_warn_at(NULL, 0, "--tag-columns: no run has the tag '%s'", t.keys[k]);
+        }
+        ns__metric_names(&t);
+        for (int i = 0; i < t.nrows; i++) ns__summarize(&t, &t.rows[i]);
+        ns__sort_table = &t;
+        qsort(t.rows, (size_t)t.nrows, sizeof *t.rows, ns__cmp_row);
+        ns__cache_ratios(&t);
+        if (fmt == NS__TAB_TEXT) {
+            int counted = 0;
+            for (int i = 0; i < t.nrows; i++) counted += t.rows[i].n;
+            ns_buf_printf(&b, "%d run%s, %d row%s; statistics over the %d counted run%s "
+                              "(ok, neither warmups nor primers)\n",
+                          t.nruns, t.nruns == 1 ? "" : "s", t.nrows, t.nrows == 1 ? "" : "s",
+                          counted, counted == 1 ? "" : "s");
+            ns__render_grid(&b, &t, 0);
+        } else if (fmt == NS__TAB_MD) {
+            ns__render_grid(&b, &t, 1);
+        } else if (fmt == NS__TAB_CSV) {
+            ns__render_csv(&b, &t);
+        } else {
+            ns__render_json(&b, &t);
+        }
+        if (ns_buf_flush(&b, stdout) || fflush(stdout)) {
+            ns_error("error writing the output");
+            rc = NS_EXIT_USAGE;
+        }
+    } else if (!unreadable) {
+        ns_buf_puts(&b, dirs[0]);
+        for (int i = 1; i < ndirs; i++) {
+            ns_buf_puts(&b, ", ");
+            ns_buf_puts(&b, dirs[i]);
+        }
+        ns_error("no runs found in %s", b.data);
+        rc = NS_EXIT_NOTHING;
+    }
+    if (unreadable) rc = NS_EXIT_USAGE;
+    ns_diag_summary();
+out:
+    for (int i = 0; i < t.nrows; i++) {
+        free(t.rows[i].tags);
+        free(t.rows[i].runs);
+        free(t.rows[i].metrics);
+    }
+    free(t.rows);
+    for (int i = 0; i < t.nruns; i++) ns_run_free(&t.runs[i]);
+    free(t.runs);
+    free(t.keys);
+    free(t.metrics);
+    free(tagcols);
+    free(dirs);
+    ns_buf_free(&b);
+    return rc;
+}

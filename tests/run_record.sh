@@ -1,0 +1,153 @@
+# run_record.sh -- record, sweep and table with real processes; sourced by
+# tests/run.sh (uses its check/ok/bad, $NPUSCOPE, $TMP, $FIX).
+#
+# Real compiles: mlir-opt-22 --mlir-timing on a generated module big enough
+# to take about half a second.  Faults: signals, timeouts, missing commands,
+# unwritable folders, a 1 GB writer, SIGINT mid-sweep; hostile axis values;
+# shards (also under GNU parallel) against the unsharded plan.
+
+R=$TMP/rec
+mkdir -p "$R"
+awk 'BEGIN { for (i = 0; i < 6000; i++) {
+    printf "func.func @f%d(%%a: i32, %%b: i32) -> i32 {\n", i
+    printf "  %%0 = arith.addi %%a, %%b : i32\n  %%1 = arith.muli %%0, %%a : i32\n"
+    printf "  %%2 = arith.addi %%1, %%0 : i32\n  return %%2 : i32\n}\n" } }' >"$R/big.mlir"
+MLIR=(mlir-opt-22 --mlir-timing "--pass-pipeline=builtin.module(inline,func.func(canonicalize,cse),convert-to-llvm)" "$R/big.mlir" -o /dev/null)
+cc -O2 -o "$R/alloc" tests/helpers/alloc.c
+
+# record -n 3 of a real compile: 3 complete folders whose reports are what a
+# direct parse of the same output gives
+rec_real() {
+    "$NPUSCOPE" record -q -o "$R/r1" -n 3 --tag model=big --preset mlir -- "${MLIR[@]}" || return 1
+    local n; n=$(find "$R/r1" -mindepth 1 -maxdepth 1 -name 'run-*' | wc -l)
+    [ "$n" -eq 3 ] || { echo "$n run folders"; return 1; }
+    local d
+    for d in "$R"/r1/run-*; do
+        jq -e '.ok and .exit_code == 0 and .wall_s > 0.2 and (.reports | length) == 1 and
+               .reports[0].complete and .tags.model == "big" and .peak_rss_mb > 10' \
+            "$d/run.json" >/dev/null || { echo "$d/run.json"; return 1; }
+        "$NPUSCOPE" tree --format json "$d/stderr.log" | jq -c '.reports[0].root' >"$R/direct"
+        jq -c '.reports[0].root' "$d/run.json" | cmp - "$R/direct" || return 1
+    done
+    ls -a "$R/r1" | grep -q '^\.tmp' && { echo "temporary folder left"; return 1; }
+    return 0
+}
+check "record -n 3: real mlir-opt-22 compiles, reports equal a direct parse" rec_real
+
+# record continues numbering, never overwrites
+rec_again() {
+    local before; before=$(cat "$R"/r1/*/run.json | md5sum)
+    "$NPUSCOPE" record -q -o "$R/r1" --tag model=big -- true || return 1
+    [ "$(find "$R/r1" -mindepth 1 -maxdepth 1 -name 'run-*' | wc -l)" -eq 4 ] || return 1
+    [ "$(cat "$R"/r1/*-r0[123]/run.json | md5sum)" = "$before" ]
+}
+check "record again: a fourth run, the first three untouched" rec_again
+
+# peak RSS against GNU time on a program that touches 200 MiB
+rec_rss() {
+    /usr/bin/time -f %M -o "$R/time.out" "$R/alloc" 200 || return 1
+    "$NPUSCOPE" record -q -o "$R/rss" -- "$R/alloc" 200 || return 1
+    local ours theirs
+    ours=$(jq .peak_rss_mb "$R"/rss/*/run.json)
+    theirs=$(awk '{ print $1 / 1024 }' "$R/time.out")
+    awk -v a="$ours" -v b="$theirs" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.1 * b) }' ||
+        { echo "record $ours MiB, /usr/bin/time $theirs MiB"; return 1; }
+}
+check "peak RSS within 10% of /usr/bin/time" rec_rss
+
+# faults: each recorded, said, and the exit status says a run failed
+fault() {
+    local name=$1 want=$2 rc; shift 2
+    "$NPUSCOPE" record -q -o "$R/f-$name" "$@" >"$R/f.out" 2>"$R/f.err"; rc=$?
+    [ "$rc" -eq 1 ] || { echo "exit $rc"; cat "$R/f.err"; return 1; }
+    jq -e "$want" "$R"/f-"$name"/*/run.json >/dev/null || { cat "$R"/f-"$name"/*/run.json; return 1; }
+}
+check "fault: child killed by SIGSEGV" fault segv '.signal_name == "SIGSEGV" and .ok == false' -- sh -c 'kill -SEGV $$'
+check "fault: timeout (SIGTERM to the group)" fault timeout '.timed_out and .signal_name == "SIGTERM" and .wall_s < 5' --timeout 0.3 --grace 2 -- sleep 30
+check "fault: timeout ignored, SIGKILL after grace" fault timeout-kill '.timed_out and .signal_name == "SIGKILL"' --timeout 0.3 --grace 0.3 -- sh -c 'trap "" TERM; sleep 30'
+check "fault: command not found" fault missing '.error | test("cannot run .no-such-command-xyz.: No such file")' -- no-such-command-xyz
+check "fault: non-zero exit" fault exit3 '.exit_code == 3 and .ok == false' -- sh -c 'exit 3'
+unwritable() {
+    : >"$R/a-file"
+    "$NPUSCOPE" record -q -o "$R/a-file/runs" -- true 2>"$R/u.err"; local rc=$?
+    [ "$rc" -eq 2 ] && grep -q "npuscope: .*a-file.*Not a directory" "$R/u.err"
+}
+check "fault: unwritable output folder (exit 2, message)" unwritable
+full_disk() {
+    # a file size limit stands in for a full disk: the log cannot be written
+    (ulimit -f 200; "$NPUSCOPE" record -q -o "$R/full" -- sh -c 'yes | head -c 1000000') 2>"$R/full.err"
+    local rc=$?
+    [ "$rc" -eq 2 ] || { echo "exit $rc"; cat "$R/full.err"; return 1; }
+    grep -q "not kept" "$R/full.err" || { cat "$R/full.err"; return 1; }
+    [ -z "$(find "$R/full" -mindepth 1 -maxdepth 1 ! -name '.*')" ] || { echo "a run folder was published"; return 1; }
+    [ -z "$(find "$R/full" -mindepth 1 -maxdepth 1 -name '.tmp*')" ] || { echo "temporary folder left"; return 1; }
+}
+check "fault: disk full while capturing: nothing half-written is published" full_disk
+gigabyte() {
+    "$NPUSCOPE" record -q -o "$R/gb" -- sh -c 'yes "npuscope capture test line 0123456789" | head -c 1000000000' || return 1
+    local want got
+    want=$(yes "npuscope capture test line 0123456789" | head -c 1000000000 | md5sum)
+    got=$(md5sum <"$R"/gb/*/stdout.log)
+    [ "$want" = "$got" ] && jq -e '.stdout_bytes == 1000000000' "$R"/gb/*/run.json >/dev/null
+    local rc=$?
+    rm -rf "$R/gb"
+    return $rc
+}
+check "a 1 GB writer: every byte kept (checksum)" gigabyte
+
+# SIGINT to npuscope: forwarded to the child group, run kept as interrupted,
+# exit 130; the same sweep again resumes without redoing or duplicating
+interrupt() {
+    local out=$R/sw-int rc
+    "$NPUSCOPE" sweep -q -o "$out" -n 2 -L d=0.3,0.4 -- \
+        sh -c 'trap "echo got-INT >>\"$NPUSCOPE_RUN_DIR/../int-{d}.log\"; exit 1" INT; sleep {d}; sleep {d}' &
+    local pid=$!
+    sleep 1.0
+    kill -INT $pid
+    wait $pid; rc=$?
+    [ "$rc" -eq 130 ] || { echo "exit $rc"; return 1; }
+    ls "$out"/int-*.log >/dev/null 2>&1 || { echo "the child never saw SIGINT"; return 1; }
+    ls -d "$out"/.interrupted-* >/dev/null 2>&1 || { echo "no .interrupted run kept"; return 1; }
+    local before; before=$(find "$out" -mindepth 1 -maxdepth 1 -name 'd-*' | sort)
+    local sums; sums=$(for d in $before; do md5sum <"$d/run.json"; done)
+    "$NPUSCOPE" sweep -q -o "$out" -n 2 -L d=0.3,0.4 -- sh -c 'sleep {d}' || return 1
+    [ "$(find "$out" -mindepth 1 -maxdepth 1 -name 'd-*' | wc -l)" -eq 4 ] || return 1
+    [ "$(for d in $before; do md5sum <"$d/run.json"; done)" = "$sums" ]
+}
+check "SIGINT mid-sweep: forwarded, exit 130, resume redoes nothing" interrupt
+
+# sweep over two axes: the cartesian plan, values verbatim, nothing escapes
+sweep_plan() {
+    local out=$R/sw2
+    "$NPUSCOPE" sweep -q -o "$out" -n 2 -L 'v=$(touch pwned),../../esc,a/b; rm x' -P w=1:4:*2 -- \
+        sh -c 'printf "%s|%s|%s\n" "$1" "$2" "$NPUSCOPE_PARAM_v"' sh '{v}' 'w={w}' || return 1
+    [ "$(find "$out" -mindepth 1 -maxdepth 1 ! -name '.*' | wc -l)" -eq 18 ] || return 1
+    [ ! -e pwned ] && [ ! -e "$out/pwned" ] && [ ! -e "$R/esc" ] || { echo "a value escaped"; return 1; }
+    [ -z "$(find "$R" -maxdepth 1 -name 'esc*')" ] || return 1
+    grep -rqx 'a/b; rm x|w=4|a/b; rm x' "$out"/*/stdout.log || return 1
+    grep -rqx '$(touch pwned)|w=1|$(touch pwned)' "$out"/*/stdout.log || return 1
+    jq -s -e '[.[] | select(.tags.v == "../../esc")] | length == 6' "$out"/*/run.json >/dev/null
+}
+check "sweep: 3 x 3 x 2 plan, hostile values verbatim, nothing escapes" sweep_plan
+
+# shards: 4 shards give exactly the ids of the unsharded sweep
+shards() {
+    local args=(-q -n 2 --modes cold,warm -L a=1,2,3 -L b=x,y -- true) k
+    "$NPUSCOPE" sweep -o "$R/all" "${args[@]}" || return 1
+    for k in 0 1 2 3; do "$NPUSCOPE" sweep --shard $k/4 -o "$R/shard$k" "${args[@]}" || return 1; done
+    diff <(ls "$R/all") <(ls "$R"/shard0 "$R"/shard1 "$R"/shard2 "$R"/shard3 | grep -v ':$' | grep -v '^$' | sort)
+}
+check "sweep --shard: 4 shards = the unsharded run ids" shards
+shards_parallel() {
+    parallel --will-cite "$NPUSCOPE" sweep -q --shard {}/4 -o "$R/par{}" -n 2 -L a=1,2,3 -L b=x,y -- true ::: 0 1 2 3 || return 1
+    mkdir -p "$R/merged"
+    cp -r "$R"/par*/* "$R/merged/" || return 1
+    diff <(ls "$R/merged") <("$NPUSCOPE" sweep --dry-run -o "$R/none" -n 2 -L a=1,2,3 -L b=x,y -- true | cut -f1 | sort)
+}
+check "shards under GNU parallel merge by plain copy into the full sweep" shards_parallel
+
+dry_run() {
+    "$NPUSCOPE" sweep --dry-run -o "$R/dry" -n 1 -L w=1,2 --env 'W={w}' -- echo '{w}' >"$R/dry.out" || return 1
+    [ ! -e "$R/dry" ] && [ "$(wc -l <"$R/dry.out")" -eq 2 ] && grep -q 'W=2 echo 2' "$R/dry.out"
+}
+check "sweep --dry-run prints the plan and runs nothing" dry_run
