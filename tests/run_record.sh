@@ -37,9 +37,12 @@ check "record -n 3: real mlir-opt-22 compiles, reports equal a direct parse" rec
 # record continues numbering, never overwrites
 rec_again() {
     local before; before=$(cat "$R"/r1/*/run.json | md5sum)
-    "$NPUSCOPE" record -q -o "$R/r1" --tag model=big -- true || return 1
+    "$NPUSCOPE" record -q -o "$R/r1" --tag model=big --preset mlir -- "${MLIR[@]}" || return 1
     [ "$(find "$R/r1" -mindepth 1 -maxdepth 1 -name 'run-*' | wc -l)" -eq 4 ] || return 1
-    [ "$(cat "$R"/r1/*-r0[123]/run.json | md5sum)" = "$before" ]
+    [ "$(cat "$R"/r1/*-r0[123]/run.json | md5sum)" = "$before" ] || return 1
+    # another command is another configuration, whatever the tags
+    "$NPUSCOPE" record -q -o "$R/r1" --tag model=big -- true || return 1
+    [ "$(find "$R/r1" -mindepth 1 -maxdepth 1 -name 'run-*-r01' | wc -l)" -eq 2 ]
 }
 check "record again: a fourth run, the first three untouched" rec_again
 
@@ -99,8 +102,8 @@ check "a 1 GB writer: every byte kept (checksum)" gigabyte
 # exit 130; the same sweep again resumes without redoing or duplicating
 interrupt() {
     local out=$R/sw-int rc
-    "$NPUSCOPE" sweep -q -o "$out" -n 2 -L d=0.3,0.4 -- \
-        sh -c 'trap "echo got-INT >>\"$NPUSCOPE_RUN_DIR/../int-{d}.log\"; exit 1" INT; sleep {d}; sleep {d}' &
+    local cmd=(sh -c 'trap "echo got-INT >>\"$NPUSCOPE_RUN_DIR/../int-{d}.log\"; exit 1" INT; sleep {d}; sleep {d}')
+    "$NPUSCOPE" sweep -q -o "$out" -n 2 -L d=0.3,0.4 -- "${cmd[@]}" &
     local pid=$!
     sleep 1.0
     kill -INT $pid
@@ -110,7 +113,7 @@ interrupt() {
     ls -d "$out"/.interrupted-* >/dev/null 2>&1 || { echo "no .interrupted run kept"; return 1; }
     local before; before=$(find "$out" -mindepth 1 -maxdepth 1 -name 'd-*' | sort)
     local sums; sums=$(for d in $before; do md5sum <"$d/run.json"; done)
-    "$NPUSCOPE" sweep -q -o "$out" -n 2 -L d=0.3,0.4 -- sh -c 'sleep {d}' || return 1
+    "$NPUSCOPE" sweep -q -o "$out" -n 2 -L d=0.3,0.4 -- "${cmd[@]}" || return 1
     [ "$(find "$out" -mindepth 1 -maxdepth 1 -name 'd-*' | wc -l)" -eq 4 ] || return 1
     [ "$(for d in $before; do md5sum <"$d/run.json"; done)" = "$sums" ]
 }
