@@ -46,6 +46,19 @@ static volatile sig_atomic_t ns__stop_sig;
 
 static void ns__on_stop(int sig) { ns__stop_sig = sig; }
 
+/* SIGCHLD writes a byte here so that poll() wakes the moment the child
+ * exits: the wall time must not include a poll timeout. */
+static int ns__chld_pipe[2] = {-1, -1};
+
+static void ns__on_chld(int sig) {
+    (void)sig;
+    int e = errno;
+    char c = 0;
+    ssize_t w = write(ns__chld_pipe[1], &c, 1);
+    (void)w;
+    errno = e;
+}
+
 void ns_capture_install_signals(void) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -153,10 +166,27 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
     struct tm tm;
     gmtime_r(&wall_now, &tm);
     strftime(res->started_at, sizeof res->started_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (ns__chld_pipe[0] < 0) {
+        if (pipe(ns__chld_pipe) != 0) {
+            ns_error("pipe: %s", strerror(errno));
+            goto cleanup;
+        }
+        for (int i = 0; i < 2; i++) {
+            ns__cloexec(ns__chld_pipe[i]);
+            ns__nonblock(ns__chld_pipe[i]);
+        }
+    }
+    struct sigaction chld, old_chld;
+    memset(&chld, 0, sizeof chld);
+    chld.sa_handler = ns__on_chld;
+    sigemptyset(&chld.sa_mask);
+    chld.sa_flags = SA_NOCLDSTOP;
+    sigaction(SIGCHLD, &chld, &old_chld);
     double t0 = ns__now();
     pid_t pid = fork();
     if (pid < 0) {
         ns_error("fork: %s", strerror(errno));
+        sigaction(SIGCHLD, &old_chld, NULL);
         goto cleanup;
     }
     if (pid == 0) ns__child(o, out[1], err[1], exc[1]);
@@ -177,6 +207,7 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
         res->exec_errno = child_errno;
         res->wall_s = ns__now() - t0;
         rc = 0;
+        sigaction(SIGCHLD, &old_chld, NULL);
         goto cleanup;
     }
 
@@ -217,8 +248,12 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
         if (deadline && !res->timed_out && deadline - now < wait) wait = deadline - now;
         if (kill_at && !killed && kill_at - now < wait) wait = kill_at - now;
         if (wait < 0) wait = 0;
-        struct pollfd pfd[2];
+        struct pollfd pfd[3];
         int np = 0;
+        pfd[np].fd = ns__chld_pipe[0];
+        pfd[np].events = POLLIN;
+        pfd[np].revents = 0;
+        np++;
         for (int i = 0; i < 2; i++)
             if (fds[i] >= 0) {
                 pfd[np].fd = fds[i];
@@ -248,6 +283,8 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
                 if (o->show_output) (void)ns__write_all(i == 0 ? 1 : 2, buf, (size_t)n);
             }
         }
+        char drain[64];
+        while (read(ns__chld_pipe[0], drain, sizeof drain) > 0) {}
         if (!reaped) {
             pid_t w = wait4(pid, &status, WNOHANG, &ru);
             if (w == pid) {
@@ -277,6 +314,7 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
     if (WIFEXITED(status)) res->exit_code = WEXITSTATUS(status);
     else if (WIFSIGNALED(status)) res->signal = WTERMSIG(status);
     rc = 0;
+    sigaction(SIGCHLD, &old_chld, NULL);
 
 cleanup:
     for (int i = 0; i < 2; i++) {

@@ -366,8 +366,12 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
                     char el[32], et[32];
                     ns__fmt_dur(el, sizeof el, ns__mono() - t_start);
                     ns__fmt_dur(et, sizeof et, left);
-                    fprintf(stderr, "npuscope: [%zu/%zu] %s: %.3f s, %s%s (elapsed %s, ETA %s)\n",
-                            k + 1, plan.n, id, run.wall_s, ns__verdict(&run),
+                    char bar[21];
+                    size_t fill = (k + 1) * 20 / plan.n;
+                    for (size_t b = 0; b < 20; b++) bar[b] = b < fill ? '#' : '.';
+                    bar[20] = 0;
+                    fprintf(stderr, "npuscope: [%s] %zu/%zu %s: %.3f s, %s%s (elapsed %s, ETA %s)\n",
+                            bar, k + 1, plan.n, id, run.wall_s, ns__verdict(&run),
                             run.primer ? ", cache primer" : run.warmup ? ", warmup" : "",
                             el, et);
                 }

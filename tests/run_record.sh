@@ -132,6 +132,12 @@ sweep_plan() {
     jq -s -e '[.[] | select(.tags.v == "../../esc")] | length == 6' "$out"/*/run.json >/dev/null
 }
 check "sweep: 3 x 3 x 2 plan, hostile values verbatim, nothing escapes" sweep_plan
+table_real() {
+    "$NPUSCOPE" table --format json "$R/sw2" >"$R/t.json" || return 1
+    jq -e '(.rows | length) == 9 and all(.rows[]; .n == 2 and .failures == 0 and .median_s > 0)' "$R/t.json" >/dev/null &&
+    "$NPUSCOPE" table "$R/r1" >/dev/null
+}
+check "table over a real sweep: 9 configurations of 2 runs" table_real
 
 # shards: 4 shards give exactly the ids of the unsharded sweep
 shards() {
