@@ -1,11 +1,14 @@
 /* cli.c -- argument matching and input reading shared by the subcommands. */
 #include "cli.h"
 
+#include "runs_read.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void ns_args_init(ns_args *a, int argc, char **argv) {
@@ -99,6 +102,31 @@ int ns_args_common(ns_args *a, ns_read_opts *ro, char **inputs, int *ninputs) {
     return NS_ARGS_TAKEN;
 }
 
+/* A run folder or a folder of runs: the reports kept in run.json, labelled
+ * "<run-id>/<label>", in run order. */
+static int ns__scan_runs(ns_scanner *sc, const char *dir, ns_sink sink, void *ctx) {
+    ns_run *runs = NULL;
+    int nruns = 0;
+    if (ns_runs_read(dir, &runs, &nruns) < 0) return -1;
+    for (int i = 0; i < nruns; i++) {
+        ns_run *r = &runs[i];
+        for (int k = 0; k < r->nreports && !sc->stopped; k++) {
+            ns_report *rep = r->reports[k];
+            r->reports[k] = NULL;
+            size_t n = strlen(r->id) + strlen(rep->label) + 2;
+            char *label = ns_xmalloc(n);
+            snprintf(label, n, "%s/%s", r->id, rep->label);
+            free(rep->label);
+            rep->label = label;
+            rep->index = sc->next_index++;
+            if (sink(rep, ctx) != 0) sc->stopped = 1;
+        }
+        ns_run_free(r);
+    }
+    free(runs);
+    return 0;
+}
+
 long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink,
                  void *ctx) {
     ns_scanner sc;
@@ -114,8 +142,14 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
         ninputs = 1;
     }
     int failed = 0;
-    for (int i = 0; i < ninputs && !sc.stopped; i++)
-        if (ns_scan_path(&sc, inputs[i], sink, ctx) < 0) failed = 1;
+    for (int i = 0; i < ninputs && !sc.stopped; i++) {
+        struct stat st;
+        if (strcmp(inputs[i], "-") != 0 && stat(inputs[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (ns__scan_runs(&sc, inputs[i], sink, ctx) < 0) failed = 1;
+        } else if (ns_scan_path(&sc, inputs[i], sink, ctx) < 0) {
+            failed = 1;
+        }
+    }
     long found = sc.next_index;
     ns_scanner_free(&sc);
     ns_diag_summary();

@@ -1,6 +1,8 @@
 /* runs.c -- key/value lists and the run record (see runs.h). */
 #include "runs.h"
 
+#include "report.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,5 +65,8 @@ void ns_run_free(ns_run *r) {
     free(r->error);
     for (int i = 0; i < r->nmetrics; i++) free(r->metrics[i].name);
     free(r->metrics);
+    for (int i = 0; i < r->nreports; i++)
+        if (r->reports[i]) ns_report_free(r->reports[i]);
+    free(r->reports);
     memset(r, 0, sizeof *r);
 }

@@ -78,6 +78,8 @@ typedef struct {
     int nmetrics;          /* entries in metrics */
     unsigned long long stdout_bytes; /* bytes the command wrote on stdout */
     unsigned long long stderr_bytes; /* bytes the command wrote on stderr */
+    struct ns_report **reports;      /* reports found in its output (read back) */
+    int nreports;                    /* entries in reports */
 } ns_run;
 
 int ns_run_ok(const ns_run *r);

@@ -13,6 +13,9 @@
  */
 #include "runs_read.h"
 
+#include "report.h"
+#include "report_json.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
@@ -287,6 +290,23 @@ static int ns__load(const ns__src *src, const json_t *o, ns_run *r) {
     if (rc) r->stdout_bytes = (unsigned long long)x;
     if ((rc = ns__get_int(src, o, "stderr_bytes", 0, INT64_MAX, 0, 0, &x)) < 0) return -1;
     if (rc) r->stderr_bytes = (unsigned long long)x;
+    /* the reports found in the run's output */
+    const json_t *reps = json_object_get(o, "reports");
+    if (json_is_array(reps)) {
+        size_t i;
+        json_t *rep;
+        json_array_foreach(reps, i, rep) {
+            const char *why;
+            ns_report *rp = ns_report_from_json(rep, src->path, &why);
+            if (!rp) {
+                ns_warn_at(src->path, ns__key_line(src->text, src->len, "reports", NULL),
+                           "report %zu: %s; report skipped", i + 1, why);
+                continue;
+            }
+            r->reports = ns_xrealloc(r->reports, sizeof *r->reports * (size_t)(r->nreports + 1));
+            r->reports[r->nreports++] = rp;
+        }
+    }
     /* a run that succeeded without a time cannot be counted: say so */
     if (ns_run_ok(r) && !(r->wall_s >= 0)) {
         ns_warn_at(src->path, ns__key_line(src->text, src->len, "wall_s", NULL),

@@ -18,8 +18,9 @@
  * mode "none", user/sys/RSS unknown = NaN); missing "wall_s" or
  * "exit_code" is an error of the run, because without them a run cannot be
  * counted or judged.  "ok" is not read: ns_run_ok recomputes it from the
- * fields it is made of.  "reports", "host", "signal_name" and the other
- * informational members are not needed by the readers and are ignored.
+ * fields it is made of.  "reports" are read back into ns_report trees (a
+ * malformed one is a warning and is left out); "host", "signal_name" and the
+ * other informational members are ignored.
  */
 #ifndef NPUSCOPE_RUNS_READ_H
 #define NPUSCOPE_RUNS_READ_H

@@ -33,6 +33,13 @@ rec_real() {
     return 0
 }
 check "record -n 3: real mlir-opt-22 compiles, reports equal a direct parse" rec_real
+rec_read_back() {
+    local d; d=$(ls -d "$R"/r1/run-* | head -n 1)
+    "$NPUSCOPE" tree --format json "$d" | jq -c '.reports[0].root' >"$R/back" || return 1
+    "$NPUSCOPE" tree --format json "$d/stderr.log" | jq -c '.reports[0].root' | cmp - "$R/back" || return 1
+    [ "$("$NPUSCOPE" top --format json "$R/r1" | jq .reports)" -eq 3 ]
+}
+check "tree/top read run folders: reports come back exactly from run.json" rec_read_back
 
 # record continues numbering, never overwrites
 rec_again() {
