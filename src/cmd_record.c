@@ -339,7 +339,13 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
             ns_run_spec spec = {id, argv, &env, o->axes.naxes ? &params : NULL, &tags, mode,
                                 cache_key, repeat, it->warmup};
             ns_run run;
+            if (tty && !o->show_output && !ns_run_exists(o->out_dir, id)) {
+                /* the current run, overwritten by its result line */
+                fprintf(stderr, "npuscope: %zu/%zu %s: running...", k + 1, plan.n, id);
+                fflush(stderr);
+            }
             ns_run_outcome out = ns_runner_run(&rn, &spec, &run);
+            if (tty && !o->show_output) fputs("\r\033[K", stderr);
             free(cache_key);
             if (out == NS_RUN_EXISTS) {
                 skipped++;
