@@ -47,9 +47,10 @@
 #   NPUSCOPE    the npuscope binary  [npuscope on PATH, else ./npuscope]
 #
 # Re-running the same command resumes: runs already finished are skipped.
-# Run ids come from the axis values (and --tag labels), not from the command:
-# after changing the command (options, OpenVINO or driver version), use a new
-# OUT, or the new sweep skips the old ids as finished.
+# Run ids come from the axis values, --tag labels and the command line: a
+# changed option makes new ids, but a new OpenVINO or driver behind the same
+# command does not -- use a new OUT or a --tag for it, or the new sweep skips
+# the old ids as finished.
 #
 # Size: 2 families x 5 windows x 3 precisions = 30 cells, x 2 modes = 60
 # cell-modes, each 1 warm-up + 5 runs.  Cold 7B compiles take minutes each;

@@ -294,10 +294,15 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
         char **argv = ns_xcalloc((size_t)ncmd + 1, sizeof *argv);
         ns_kvlist env = {0}, params = {0}, tags = {0};
         int bad = 0;
+        /* record has no axes and substitutes nothing: its command is run
+         * exactly as given */
         for (int i = 0; i < ncmd && !bad; i++)
-            if (!(argv[i] = ns_axes_subst_new(&o->axes, idx, o->cmd[i]))) bad = 1;
+            if (!(argv[i] = sweep ? ns_axes_subst_new(&o->axes, idx, o->cmd[i])
+                                  : ns_strdup(o->cmd[i])))
+                bad = 1;
         for (int i = 0; i < o->env.n && !bad; i++) {
-            char *val = ns_axes_subst_new(&o->axes, idx, o->env.items[i].value);
+            char *val = sweep ? ns_axes_subst_new(&o->axes, idx, o->env.items[i].value)
+                              : ns_strdup(o->env.items[i].value);
             if (!val) bad = 1;
             else ns_kv_set(&env, o->env.items[i].key, val);
             free(val);
@@ -314,6 +319,11 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
         } else if (o->dry_run) {
             ns_buf b = {0};
             ns_buf_printf(&b, "%s%s\t", id, ns_run_exists(o->out_dir, id) ? " (done)" : "");
+            if (!strcmp(o->preset, "npu"))
+                ns_buf_puts(&b, "OV_NPU_LOG_LEVEL=LOG_INFO IE_NPU_LOG_FILTER=vpux-compiler ");
+            ns_buf_printf(&b, "NPUSCOPE_MODE=%s ", mode);
+            for (int i = 0; i < params.n; i++)
+                ns_buf_printf(&b, "NPUSCOPE_PARAM_%s=%s ", params.items[i].key, params.items[i].value);
             for (int i = 0; i < env.n; i++)
                 ns_buf_printf(&b, "%s=%s ", env.items[i].key, env.items[i].value);
             for (int i = 0; argv[i]; i++) {

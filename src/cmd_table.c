@@ -165,8 +165,8 @@ static void ns__summarize(ns__table *t, ns__row *x) {
     int n = 0;
     for (int i = 0; i < x->nruns; i++) {
         const ns_run *r = &t->runs[x->runs[i]];
-        if (r->warmup) x->warmups++;
-        else if (r->primer) x->primers++;
+        if (r->primer) x->primers++; /* the warm primer is also a warmup */
+        else if (r->warmup) x->warmups++;
         else if (!ns_run_ok(r)) x->failures++;
         if (!ns__counted(r)) continue;
         wall[n] = r->wall_s;

@@ -434,7 +434,15 @@ static void ns__orig_cols(ns_buf *b, const ns_report *r, const ns_node *n, int l
         ns_buf_puts(b, "  ");
         ns_num_put(b, n->val[c], llvm ? 7 : 8);
         ns_buf_puts(b, " (");
-        ns_num_put(b, n->pct[c], 5);
+        if (ns_num_present(n->pct[c])) {
+            ns_num_put(b, n->pct[c], 5);
+        } else {
+            /* read back from run.json: the percentage was not kept, so it
+             * is recomputed from the printed values (the compiler used the
+             * unrounded ones; the last digit can differ) */
+            double t = r->root->val[c].v;
+            ns_buf_printf(b, "%5.1f", t != 0 ? 100.0 * n->val[c].v / t : NAN);
+        }
         ns_buf_puts(b, "%)");
     }
     ns_buf_puts(b, "  ");

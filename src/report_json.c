@@ -132,5 +132,15 @@ ns_report *ns_report_from_json(const json_t *o, const char *file, const char **w
         st[sp++] = (frame){json_object_get(child, "children"), 0, n};
     }
     free(st);
+    /* JSON drops trailing zeros (0.0160 reads as 0.016); a report prints
+     * every value of a column with the same decimals, so the most any value
+     * needs is what all of them had */
+    for (int col = 0; col < NS_COL_COUNT; col++) {
+        signed char dec = 0;
+        for (ns_node *n = r->root; n; n = ns_node_next(n, r->root))
+            if (n->val[col].dec > dec) dec = n->val[col].dec;
+        for (ns_node *n = r->root; n; n = ns_node_next(n, r->root))
+            if (n->val[col].dec >= 0) n->val[col].dec = dec;
+    }
     return r;
 }

@@ -404,6 +404,21 @@ void ns_plan_free(ns_plan *p) {
 
 /* One pass over tmpl: into `out` when non-NULL, marking `used` when
  * non-NULL.  Returns 0, or -1 with a message. */
+static int ns__ident(const char *s, size_t n) {
+    if (n == 0 || !((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') ||
+              (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+            return 0;
+    return 1;
+}
+
+/* A placeholder is "{NAME}" with NAME an identifier.  Any other brace is
+ * text: MLIR pass options ("canonicalize{max-iterations=3}") and JSON
+ * ("{\"a\":1}") pass through untouched.  "{{" and "}}" stand for one brace,
+ * to write a literal "{NAME}".  An identifier that names no axis is an
+ * error: it is almost always a typo. */
 static int ns__subst(const ns_axes *a, const int *idx, const char *tmpl,
                      ns_buf *out, int *used) {
     const char *p = tmpl;
@@ -419,19 +434,13 @@ static int ns__subst(const ns_axes *a, const int *idx, const char *tmpl,
             p = brace + 2;
             continue;
         }
-        if (*brace == '}') {
-            ns_error("template '%s': single '}' at byte %zu "
-                     "(write '}}' for a literal brace)",
-                     tmpl, (size_t)(brace - tmpl) + 1);
-            return -1;
+        const char *close = brace[0] == '{' ? strchr(brace + 1, '}') : NULL;
+        size_t n = close ? (size_t)(close - brace - 1) : 0;
+        if (!close || !ns__ident(brace + 1, n)) { /* plain text */
+            if (out) ns_buf_putc(out, *brace);
+            p = brace + 1;
+            continue;
         }
-        const char *close = strchr(brace + 1, '}');
-        if (!close) {
-            ns_error("template '%s': '{%.40s' is never closed "
-                     "(write '{{' for a literal brace)", tmpl, brace + 1);
-            return -1;
-        }
-        size_t n = (size_t)(close - brace - 1);
         int found = -1;
         for (int i = 0; i < a->naxes && found < 0; i++)
             if (strlen(a->axes[i].name) == n &&

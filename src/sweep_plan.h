@@ -122,11 +122,13 @@ int ns_shard_parse(const char *s, int *k, int *n);
 
 /* ====== Placeholders ====== */
 
-/* `tmpl` with every {NAME} replaced by the value of axis NAME in the
- * configuration idx; "{{" and "}}" stand for literal braces (as in Python's
- * str.format).  An unknown {NAME}, a '{' that is never closed, or a single
- * '}' is an error: a message naming the template and the placeholder, and
- * NULL.  Values are inserted verbatim.  Returns a new string. */
+/* `tmpl` with every {NAME} (NAME an identifier) replaced by the value of
+ * axis NAME in the configuration idx.  Other braces are text, so MLIR pass
+ * options like canonicalize{max-iterations=3} pass through; "{{" and "}}"
+ * stand for one brace (to write a literal {NAME}).  An identifier that is
+ * no axis is an error (a typo): a message naming the template and the
+ * placeholder, and NULL.  Values are inserted verbatim.  Returns a new
+ * string. */
 char *ns_axes_subst_new(const ns_axes *a, const int *idx, const char *tmpl);
 
 /* Check `tmpl` as ns_axes_subst_new would, and set used[i] = 1 for every
