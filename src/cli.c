@@ -1,6 +1,7 @@
 /* cli.c -- argument matching and input reading shared by the subcommands. */
 #include "cli.h"
 
+#include "npu.h"
 #include "runs_read.h"
 
 #include <errno.h>
@@ -93,6 +94,17 @@ int ns_args_common(ns_args *a, ns_read_opts *ro, char **inputs, int *ninputs) {
         ro->label_regex = v;
     } else if (ns_args_flag(a, "-q") || ns_args_flag(a, "--quiet")) {
         ro->quiet = 1;
+    } else if (ns_args_flag(a, "--npu")) {
+        ro->npu = 1;
+    } else if (!a->only_inputs && (!strcmp(arg, "--npuw") || !strncmp(arg, "--npuw=", 7))) {
+        ro->npuw = arg[6] ? arg + 7 : NS_NPUW_DEFAULT_LAYOUT;
+        char tmp[64];
+        if (ns_npuw_label(ro->npuw, 0, tmp, sizeof tmp) == -2) {
+            ns_args_usage(a, "--npuw: a layout is STAGE:COUNT[,STAGE:COUNT...], e.g. %s",
+                          NS_NPUW_DEFAULT_LAYOUT);
+            return NS_ARGS_ERROR;
+        }
+        a->i++;
     } else if (!a->only_inputs && arg[0] == '-' && arg[1]) {
         ns_args_usage(a, "unknown option '%s'", arg);
         return NS_ARGS_ERROR;
@@ -136,6 +148,8 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
         ns_scanner_free(&sc);
         return -1;
     }
+    sc.npu = o->npu;
+    sc.npuw = o->npuw;
     static char *dash[] = {"-"};
     if (ninputs == 0) {
         inputs = dash;

@@ -34,6 +34,8 @@ int ns_args_usage(ns_args *a, const char *fmt, ...) __attribute__((format(printf
 typedef struct {
     const char *label_regex; /* --label-regex */
     int quiet;               /* -q: no warnings */
+    int npu;                 /* --npu: attach the NPU compiler's facts */
+    const char *npuw;        /* --npuw[=LAYOUT]: NPUW sub-model labels */
 } ns_read_opts;
 
 /* The arguments every reading subcommand accepts, tried after its own
@@ -59,5 +61,8 @@ int ns_cmd_top(int argc, char **argv);
 int ns_cmd_record(int argc, char **argv);
 int ns_cmd_sweep(int argc, char **argv);
 int ns_cmd_table(int argc, char **argv);
+int ns_cmd_fit(int argc, char **argv);
+int ns_cmd_diff(int argc, char **argv);
+int ns_cmd_stages(int argc, char **argv);
 
 #endif

@@ -160,6 +160,16 @@ void ns_json_report(ns_buf *b, const ns_report *r, const ns_view *v) {
         ns_buf_puts(b, ",\"log_prefix\":");
         ns_json_str(b, r->prefix);
     }
+    if (r->nfacts) {
+        ns_buf_puts(b, ",\"metrics\":{");
+        for (int i = 0; i < r->nfacts; i++) {
+            if (i) ns_buf_putc(b, ',');
+            ns_json_str(b, r->facts[i].name);
+            ns_buf_putc(b, ':');
+            ns_put_json_double(b, r->facts[i].value, 3);
+        }
+        ns_buf_putc(b, '}');
+    }
     ns_buf_puts(b, ",\"total\":{\"wall_s\":");
     ns_num_put_json(b, r->root->val[NS_COL_WALL]);
     ns_buf_puts(b, ",\"user_s\":");

@@ -33,6 +33,14 @@ static const char ns__general[] =
     "Messages go to standard error as 'npuscope: FILE:LINE: message'.\n"
     "'npuscope COMMAND --help' describes a command; see also npuscope(1).\n";
 
+#define NS__NPU_OPTIONS                                                         \
+    "  --npu              attach what the NPU compiler logs around each report\n"  \
+    "                     (peak compile memory, Compile net time, MLIR workers,\n" \
+    "                     estimated latency, VPUIP tasks) as report metrics\n"     \
+    "  --npuw[=LAYOUT]    an NPUW LLM compile: label reports by their order in\n"  \
+    "                     LAYOUT (default generate:3,prefill:3,lm_head:1), or by\n" \
+    "                     a developer build's 'Compiling Subgraph[i]: NAME'\n"
+
 static const char ns__tree[] =
     "usage: npuscope tree [OPTIONS] [FILE... | -]\n"
     "\n"
@@ -53,6 +61,7 @@ static const char ns__tree[] =
     "                     group if it has one); default labels are #1, #2, ...\n"
     "  --color WHEN       always, never or auto (default: auto = on a terminal\n"
     "                     and NO_COLOR unset)\n"
+    NS__NPU_OPTIONS
     "  -q, --quiet        no warnings\n";
 
 static const char ns__top[] =
@@ -71,6 +80,7 @@ static const char ns__top[] =
     "  --by pass          group by pass name (the default; stage maps come later)\n"
     "  --all              include container rows\n"
     "  --label-regex RE   as for tree\n"
+    NS__NPU_OPTIONS
     "  -q, --quiet        no warnings\n";
 
 #define NS__RECORD_OPTIONS                                                          \

@@ -129,6 +129,12 @@ void ns_render_tree_text(ns_buf *b, const ns_report *r, const ns_export_opts *o)
                   o->color ? NS__RESET : "", ns_producer_name(r), r->file, r->line);
     if (r->title) ns_buf_printf(b, "  \"%s\"", r->title);
     ns_buf_putc(b, '\n');
+    if (r->nfacts) {
+        ns_buf_puts(b, "  logged:");
+        for (int i = 0; i < r->nfacts; i++)
+            ns_buf_printf(b, "%s %s=%g", i ? "," : "", r->facts[i].name, r->facts[i].value);
+        ns_buf_putc(b, '\n');
+    }
     if (!r->complete)
         ns_buf_puts(b, "  (incomplete: the report has no Total row; shares are of the "
                        "header total where known)\n");

@@ -80,11 +80,25 @@ void ns_report_free(ns_report *r) {
         free(c);
         c = prev;
     }
+    for (int i = 0; i < r->nfacts; i++) free(r->facts[i].name);
+    free(r->facts);
     free(r->label);
     free(r->title);
     free(r->file);
     free(r->prefix);
     free(r);
+}
+
+void ns_report_set_fact(ns_report *r, const char *name, double value) {
+    for (int i = 0; i < r->nfacts; i++)
+        if (strcmp(r->facts[i].name, name) == 0) {
+            r->facts[i].value = value;
+            return;
+        }
+    r->facts = ns_xrealloc(r->facts, sizeof *r->facts * (size_t)(r->nfacts + 1));
+    r->facts[r->nfacts].name = ns_strdup(name);
+    r->facts[r->nfacts].value = value;
+    r->nfacts++;
 }
 
 void ns_node_append(ns_node *parent, ns_node *child) {

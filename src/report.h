@@ -67,6 +67,13 @@ typedef enum {
     NS_PROD_TRACE,     /* Chrome trace JSON (clang -ftime-trace) */
 } ns_producer;
 
+/* A number the compiler logged about this compile (NPU INFO lines such as
+ * "Compile net time: N ms"), see npu.c. */
+typedef struct {
+    char *name;   /* metric name, e.g. "compile_net_ms" (owned) */
+    double value; /* the number */
+} ns_fact;
+
 typedef struct ns_report {
     int index;               /* 0-based position among the input's reports */
     char *label;             /* "#1", or taken with --label-regex */
@@ -85,10 +92,15 @@ typedef struct ns_report {
     ns_node *root;           /* the Total row; children are the printed rows */
     long nnodes;             /* rows, root included */
     ns_arena_chunk *arena;   /* all nodes and strings of this report */
+    ns_fact *facts;          /* compiler-logged numbers of this compile */
+    int nfacts;              /* entries in facts */
 } ns_report;
 
 ns_report *ns_report_new(ns_producer producer, const char *file, long line);
 void ns_report_free(ns_report *r);
+
+/* Set fact `name` of the report to value (replacing an earlier one). */
+void ns_report_set_fact(ns_report *r, const char *name, double value);
 
 /* Copy n bytes into the report's arena, NUL-terminated. */
 char *ns_report_strdup(ns_report *r, const char *s, size_t n);

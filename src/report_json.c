@@ -87,6 +87,11 @@ ns_report *ns_report_from_json(const json_t *o, const char *file, const char **w
     r->complete = json_is_true(json_object_get(o, "complete"));
     r->header_total = ns__num(json_object_get(o, "header_total_s"));
     r->header_wall = ns__num(json_object_get(o, "header_wall_clock_s"));
+    const json_t *facts = json_object_get(o, "metrics");
+    const char *fk;
+    json_t *fv;
+    json_object_foreach((json_t *)facts, fk, fv)
+        if (json_is_number(fv)) ns_report_set_fact(r, fk, json_number_value(fv));
     const json_t *cols = json_object_get(o, "columns");
     size_t i;
     json_t *c;

@@ -28,6 +28,7 @@
  */
 #include "scan.h"
 
+#include "npu.h"
 #include "parse.h"
 
 #include <errno.h>
@@ -321,6 +322,10 @@ typedef struct {
     char *label;          /* label from the nearest --label-regex match */
     ns_buf scratch;       /* cleaned line */
     int found;            /* reports found in this input */
+    ns_report *held;      /* npu: finished report, kept for facts after it */
+    ns_fact next[16];     /* npu: facts for the report that comes next */
+    int nnext;            /* npu: entries in next */
+    char *subgraph;       /* npuw: name from a "Compiling Subgraph" line */
 } ns__scan;
 
 static void ns__label_check(ns__scan *st, const char *s, size_t n) {
@@ -335,12 +340,40 @@ static void ns__label_check(ns__scan *st, const char *s, size_t n) {
     free(line);
 }
 
+/* Compiles in an NPUW layout ("generate:3,prefill:3,lm_head:1" -> 7). */
+static int ns__npuw_total(const char *layout) {
+    int total = 0;
+    for (const char *p = strchr(layout, ':'); p; p = strchr(p + 1, ':')) total += atoi(p + 1);
+    return total;
+}
+
+/* Hand a report to the sink (or drop it once the sink asked to stop). */
+static void ns__emit(ns__scan *st, ns_report *r) {
+    if (st->sc->stopped) {
+        ns_report_free(r);
+        return;
+    }
+    if (st->sink(r, st->ctx) != 0) st->sc->stopped = 1;
+}
+
 /* Give a new report its index and its label: the nearest --label-regex
- * match before it, or "#N". */
+ * match before it, a developer build's NPUW subgraph name, its place in
+ * the NPUW layout, or "#N". */
 static void ns__number(ns__scan *st, ns_report *r) {
     r->index = st->sc->next_index++;
     if (st->label) {
         r->label = ns_strdup(st->label);
+    } else if (st->subgraph) { /* a developer build named it */
+        r->label = st->subgraph;
+        st->subgraph = NULL;
+    } else if (st->sc->npuw) {
+        char tmp[128];
+        if (ns_npuw_label(st->sc->npuw, st->found, tmp, sizeof tmp) == -1 &&
+            st->found == ns__npuw_total(st->sc->npuw))
+            ns_warn_at(st->name, r->line,
+                       "more reports than the NPUW layout '%s' has compiles; the "
+                       "rest are labelled extra/N", st->sc->npuw);
+        r->label = ns_strdup(tmp);
     } else {
         char tmp[32];
         snprintf(tmp, sizeof tmp, "#%d", r->index + 1);
@@ -349,8 +382,17 @@ static void ns__number(ns__scan *st, ns_report *r) {
 }
 
 static void ns__begin(ns__scan *st, ns_producer prod) {
+    if (st->held) { /* facts after it can no longer come */
+        ns__emit(st, st->held);
+        st->held = NULL;
+    }
     ns_report *r = ns_report_new(prod, st->name, st->start_line);
     ns__number(st, r);
+    for (int i = 0; i < st->nnext; i++) {
+        ns_report_set_fact(r, st->next[i].name, st->next[i].value);
+        free(st->next[i].name);
+    }
+    st->nnext = 0;
     memset(&st->ps.b, 0, sizeof st->ps.b);
     st->ps.r = r;
     st->ps.sp = 0;
@@ -379,11 +421,37 @@ static void ns__finish(ns__scan *st, long last_line) {
     ns_builder_free(&st->ps.b);
     ns_hdr_free(&st->ps.hdr);
     st->state = NS__IDLE;
-    if (st->sc->stopped) {
-        ns_report_free(r);
+    if (st->sc->npu || st->sc->npuw) {
+        /* "Compile net time" and the peak memory come after the report */
+        if (st->held) ns__emit(st, st->held);
+        st->held = r;
         return;
     }
-    if (st->sink(r, st->ctx) != 0) st->sc->stopped = 1;
+    ns__emit(st, r);
+}
+
+/* npu: facts and subgraph names on lines between reports */
+static void ns__npu_line(ns__scan *st, const char *s, size_t n) {
+    const char *name;
+    double value;
+    ns_fact_side side;
+    if (ns_npu_fact(s, n, &name, &value, &side)) {
+        if (side == NS_FACT_PREV) {
+            if (st->held) ns_report_set_fact(st->held, name, value);
+        } else {
+            int i;
+            for (i = 0; i < st->nnext; i++)
+                if (!strcmp(st->next[i].name, name)) break;
+            if (i == st->nnext && st->nnext < 16) st->next[st->nnext++].name = ns_strdup(name);
+            if (i < 16) st->next[i].value = value;
+        }
+        return;
+    }
+    size_t k;
+    if (st->sc->npuw && (k = ns_npuw_subgraph(s, n, &name))) {
+        free(st->subgraph);
+        st->subgraph = ns_strndup(name, k);
+    }
 }
 
 static void ns__idle(ns__scan *st, const char *s, size_t n, long line);
@@ -408,6 +476,7 @@ static void ns__foreign(ns__scan *st, const char *raw, size_t rawn, long line) {
 }
 
 static void ns__idle(ns__scan *st, const char *s, size_t n, long line) {
+    if (st->sc->npu || st->sc->npuw) ns__npu_line(st, s, n);
     long off = ns_banner_at(s, n);
     if (off >= 0) {
         ns__prefix_set(&st->pfx, s, (size_t)off);
@@ -509,6 +578,12 @@ static void ns__end(ns__scan *st, long last_line) {
     } else if (st->state == NS__HEADER) {
         ns_hdr_free(&st->ps.hdr);
     }
+    if (st->held) ns__emit(st, st->held);
+    st->held = NULL;
+    for (int i = 0; i < st->nnext; i++) free(st->next[i].name);
+    st->nnext = 0;
+    free(st->subgraph);
+    st->subgraph = NULL;
     free(st->ps.stack);
     st->ps.stack = NULL;
     free(st->pfx.shape);
@@ -599,7 +674,8 @@ static int ns__scan_reader(ns_scanner *sc, ns__reader *rd, ns_sink sink, void *c
 
     const char *s;
     size_t n;
-    int fast = !sc->has_label_re; /* labels need every line */
+    /* labels and NPU facts need every line */
+    int fast = !sc->has_label_re && !sc->npu && !sc->npuw;
     for (;;) {
         if (fast && st.state == NS__IDLE) {
             size_t before = rd->start;

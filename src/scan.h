@@ -24,6 +24,8 @@ typedef int (*ns_sink)(ns_report *r, void *ctx);
 
 typedef struct {
     regex_t label_re;     /* --label-regex, compiled */
+    int npu;              /* attach NPU compile facts to reports (npu.h) */
+    const char *npuw;     /* NPUW layout for labels, or NULL (implies npu) */
     int has_label_re;     /* label_re is set */
     int next_index;       /* reports found so far, across all inputs */
     int stopped;          /* the sink asked to stop */

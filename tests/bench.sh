@@ -22,6 +22,14 @@
 #      ~100 MB slice of the same log
 #   5. the number of reports npuscope finds on the slice and on the whole log
 #      must equal the number put in
+#   6. record overhead: the wall time of the whole `npuscope record` process
+#      against the same mlir-opt-22 compile run bare (a generated module
+#      sized so the compile takes 1..2 s here), interleaved pairs, medians;
+#      target <= 1% (skipped without mlir-opt-22)
+#   7. capture throughput: `record` draining a child that writes
+#      BENCH_CAP_MB as fast as it can (yes | head) against the same pipeline
+#      writing straight to a file (best of 3 each); the captured stdout.log
+#      must hold every byte
 #
 # Environment:
 #   BENCH_MB=1100        size of the big log in MB (10^6 bytes)
@@ -30,6 +38,10 @@
 #   BENCH_DIR=DIR        where to write the logs (default: a new mktemp -d)
 #   BENCH_KEEP=1         keep the logs afterwards
 #   BENCH_RUNS=3         best of N for the throughput runs
+#   BENCH_REC_PAIRS=5    bare/recorded pairs for the record overhead
+#   BENCH_REC_FUNCS=N    functions in the generated MLIR module (default:
+#                        calibrated until the bare compile takes 1..2 s)
+#   BENCH_CAP_MB=1000    bytes the child writes in the capture benchmark
 #   NPUSCOPE=PATH        binary to measure (default ./npuscope)
 
 set -u
@@ -43,6 +55,8 @@ BENCH_RUNS=${BENCH_RUNS:-3}
 BENCH_NOISE_MIN=${BENCH_NOISE_MIN:-2000}
 BENCH_NOISE_MAX=${BENCH_NOISE_MAX:-8000}
 BENCH_DENSE_MB=${BENCH_DENSE_MB:-200}
+BENCH_REC_PAIRS=${BENCH_REC_PAIRS:-5}
+BENCH_CAP_MB=${BENCH_CAP_MB:-1000}
 NPUSCOPE=${NPUSCOPE:-./npuscope}
 FIX=tests/fixtures
 MB=1000000
@@ -51,9 +65,10 @@ RSS_TARGET_MB=64
 die() { echo "bench: $*" >&2; exit 2; }
 fail() { echo "bench: FAIL: $*" >&2; FAILED=1; }
 
-for v in BENCH_MB BENCH_SLICE_MB BENCH_BLOCK_MB BENCH_RUNS BENCH_NOISE_MIN BENCH_NOISE_MAX BENCH_DENSE_MB; do
+for v in BENCH_MB BENCH_SLICE_MB BENCH_BLOCK_MB BENCH_RUNS BENCH_NOISE_MIN BENCH_NOISE_MAX BENCH_DENSE_MB BENCH_REC_PAIRS BENCH_CAP_MB; do
     case ${!v} in ''|*[!0-9]*|0) die "$v must be a positive integer (got '${!v}')";; esac
 done
+case ${BENCH_REC_FUNCS:-1} in ''|*[!0-9]*|0) die "BENCH_REC_FUNCS must be a positive integer (got '$BENCH_REC_FUNCS')";; esac
 [ -x "$NPUSCOPE" ] || die "$NPUSCOPE not found: run 'make' first"
 
 # --- workspace ---------------------------------------------------------------
@@ -65,6 +80,7 @@ else
     OWN_DIR=1
 fi
 BLOCK=$W/block.log BIG=$W/bench.log SLICE=$W/slice.log DBLOCK=$W/dense-block.log DENSE=$W/dense.log
+MODULE=$W/rec-bench.mlir RECDIR=$W/rec-bench CAPDIR=$W/cap BAREOUT=$W/bare.out
 # shellcheck disable=SC2317  # invoked by the EXIT trap
 cleanup() {
     if [ "${BENCH_KEEP:-0}" = 1 ]; then
@@ -72,7 +88,9 @@ cleanup() {
     elif [ "$OWN_DIR" = 1 ]; then
         rm -rf "$W"
     else
-        rm -f "$BLOCK" "$BIG" "$SLICE" "$DBLOCK" "$DENSE" "$W/counts" "$W/dcounts" "$W/out" "$W/err" "$W/rss" "$W/py.out"
+        rm -f "$BLOCK" "$BIG" "$SLICE" "$DBLOCK" "$DENSE" "$W/counts" "$W/dcounts" "$W/out" "$W/err" "$W/rss" "$W/py.out" \
+              "$MODULE" "$BAREOUT"
+        rm -rf "$RECDIR" "$CAPDIR"
     fi
 }
 trap cleanup EXIT
@@ -346,6 +364,155 @@ echo "reports found: ${slice_reports:-none} (expected $exp_slice)   [slice]"
 echo "reports found: ${big_reports:-none} (expected $exp_big)   [whole log]"
 [ "${big_reports:-x}" = "$exp_big" ] || fail "npuscope finds ${big_reports:-no} reports on the whole log, expected $exp_big"
 
+# --- 6. record overhead ----------------------------------------------------------
+echo
+echo "== 6. record overhead (the whole npuscope process against the bare compile)"
+# time_run OUT CMD...: one run, stdout to OUT, stderr to $W/err; T (ns) is the
+# wall time of the whole process, measured the same way for every command
+time_run() {
+    local out=$1 t0 t1 rc; shift
+    t0=$(now_ns); "$@" > "$out" 2> "$W/err"; rc=$?; t1=$(now_ns)
+    T=$((t1 - t0))
+    check_rc "$rc" "'$*'"
+}
+median() { sort -g | awk 'NF { v[++n] = $1 } END { if (n) print n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'; }
+run_field() { grep -o "\"$2\":[0-9.eE+-]*" "$1" | head -1 | cut -d: -f2; }   # run_field RUN.JSON KEY
+rec_funcs='' rec_bare_s='' rec_rec_s='' rec_wall_s='' rec_ratio='' rec_pct=''
+if ! command -v mlir-opt-22 > /dev/null 2>&1; then
+    echo "skipped: mlir-opt-22 not found (Debian package mlir-22-tools)"
+else
+    # gen_mlir N: N small functions, as in tests/run_record.sh
+    gen_mlir() {
+        awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) {
+            printf "func.func @f%d(%%a: i32, %%b: i32) -> i32 {\n", i
+            printf "  %%0 = arith.addi %%a, %%b : i32\n  %%1 = arith.muli %%0, %%a : i32\n"
+            printf "  %%2 = arith.addi %%1, %%0 : i32\n  return %%2 : i32\n}\n" } }' > "$MODULE"
+    }
+    MLIR=(mlir-opt-22 --mlir-timing "--pass-pipeline=builtin.module(inline,func.func(canonicalize,cse),convert-to-llvm)" "$MODULE" -o /dev/null)
+    # calibrate: scale the function count until the bare compile takes 1..2 s
+    funcs=${BENCH_REC_FUNCS:-12000} tries=0 rec_ok=1
+    while :; do
+        gen_mlir "$funcs" || die "writing $MODULE failed"
+        time_run "$W/out" "${MLIR[@]}" || { rec_ok=0; break; }
+        tries=$((tries + 1))
+        [ -z "${BENCH_REC_FUNCS:-}" ] || break
+        awk "BEGIN { exit !($T >= 1e9 && $T <= 2e9) }" && break
+        if [ "$tries" -ge 5 ]; then
+            echo "note: no size gave a 1..2 s compile in $tries tries, using the last"
+            break
+        fi
+        # aim at 1.4 s, at most 4x up or down per step, whole thousands
+        funcs=$(awk -v n="$funcs" -v t="$T" 'BEGIN { f = 1.4e9 / t; if (f > 4) f = 4; if (f < 0.25) f = 0.25
+                                                    n = int(n * f / 1000 + 0.5) * 1000; print n < 1000 ? 1000 : n }')
+    done
+    if [ "$rec_ok" = 1 ]; then
+        rec_funcs=$funcs
+        echo "module  : $funcs functions, $(calc "%.1f" "$(fsize "$MODULE") / $MB") MB (bare compile $(calc "%.2f" "$T / 1e9") s; ${tries} calibration run(s)$([ -n "${BENCH_REC_FUNCS:-}" ] && echo ", size from BENCH_REC_FUNCS"))"
+        echo "command : ${MLIR[*]//$MODULE/MODULE}"
+        echo "pairs   : $BENCH_REC_PAIRS bare/recorded, interleaved (the order alternates), after one warm-up of each"
+        # warm-up of each (mlir-opt's pages, npuscope's first folder), not kept
+        time_run "$W/out" "${MLIR[@]}" && time_run "$W/out" "$NPUSCOPE" record -q -o "$RECDIR" -n 1 -- "${MLIR[@]}" || rec_ok=0
+        rm -rf "$RECDIR"
+    fi
+    bare_l='' rec_l='' wall_l='' own_l=''
+    for ((i = 1; i <= BENCH_REC_PAIRS && rec_ok; i++)); do
+        for side in bare rec; do
+            # odd pairs run bare first, even pairs recorded first
+            if [ $((i % 2)) = 0 ]; then side=$([ "$side" = bare ] && echo rec || echo bare); fi
+            if [ "$side" = bare ]; then
+                time_run "$W/out" "${MLIR[@]}" || { rec_ok=0; break; }
+                tb=$T
+            else
+                time_run "$W/out" "$NPUSCOPE" record -q -o "$RECDIR" -n 1 -- "${MLIR[@]}" || { rec_ok=0; break; }
+                tr_=$T
+                # the folder just published is the newest run.json
+                # shellcheck disable=SC2012
+                rj=$(ls -t "$RECDIR"/run-*/run.json 2>/dev/null | head -1)
+                wall=$(run_field "${rj:-/dev/null}" wall_s)
+                [ -n "$wall" ] || { fail "record wrote no run.json with wall_s in $RECDIR"; rec_ok=0; break; }
+            fi
+        done
+        [ "$rec_ok" = 1 ] || break
+        bare_l+="$tb"$'\n' rec_l+="$tr_"$'\n' wall_l+="$wall"$'\n'
+        own_l+="$(calc "%.6f" "$tr_ / 1e9 - $wall")"$'\n'
+        echo "pair $i  : bare $(calc "%.3f" "$tb / 1e9") s   recorded $(calc "%.3f" "$tr_ / 1e9") s   (run.json wall_s $(calc "%.3f" "$wall") s)"
+    done
+    if [ "$rec_ok" = 1 ]; then
+        n=$(find "$RECDIR" -mindepth 1 -maxdepth 1 -name 'run-*' | wc -l | tr -d ' ')
+        [ "$n" = "$BENCH_REC_PAIRS" ] || fail "record -n 1 x $BENCH_REC_PAIRS left $n run folders in $RECDIR"
+        rec_bare_s=$(calc "%.4f" "$(median <<< "$bare_l") / 1e9")
+        rec_rec_s=$(calc "%.4f" "$(median <<< "$rec_l") / 1e9")
+        rec_wall_s=$(calc "%.4f" "$(median <<< "$wall_l")")
+        rec_ratio=$(calc "%.4f" "$rec_rec_s / $rec_bare_s")
+        rec_pct=$(calc "%+.1f" "($rec_ratio - 1) * 100")
+        echo "median  : bare $(calc "%.3f" "$rec_bare_s") s   recorded $(calc "%.3f" "$rec_rec_s") s (whole npuscope process)"
+        own_ms=$(calc "%.1f" "$(median <<< "$own_l") * 1000")
+        echo "run.json: wall_s median $(calc "%.3f" "$rec_wall_s") s (fork to reap of the child)"
+        echo "          npuscope's own time around it (whole - wall_s): median $own_ms ms = $(calc "%.2f" "$own_ms / 10 / $rec_bare_s")% of the bare compile"
+        # the noise floor: how much the bare runs alone differ
+        read -r lo hi < <(awk 'NF { if (lo == "" || $1 < lo) lo = $1; if ($1 > hi) hi = $1 } END { print lo / 1e9, hi / 1e9 }' <<< "$bare_l")
+        spread=$(calc "%.1f" "($hi - $lo) / $rec_bare_s * 100")
+        echo "noise   : bare runs $(calc "%.3f" "$lo")..$(calc "%.3f" "$hi") s, a spread of ${spread}% of their median (differences below it are noise)"
+        echo "ratio   : $(calc "%.3f" "$rec_ratio") recorded/bare, overhead ${rec_pct}% (target <= 1%: $(met "$rec_ratio <= 1.01"))"
+        if awk "BEGIN { exit !($spread > 1) }"; then
+            echo "note    : the bare runs alone differ by more than the 1% target: the ratio is only as good as this machine is quiet"
+        fi
+    fi
+    rm -rf "$RECDIR"; rm -f "$MODULE"
+fi
+
+# --- 7. capture throughput ---------------------------------------------------------
+echo
+cap_bytes=$((BENCH_CAP_MB * MB))
+CAP_LINE="npuscope capture line 0123456789abcdef"
+echo "== 7. capture throughput (a child writing $BENCH_CAP_MB MB as fast as it can, best of $BENCH_RUNS each)"
+cap_bare_s='' cap_rec_s='' cap_drain_s='' cap_got=''
+free_kb=$(df -Pk "$W" 2>/dev/null | awk 'NR == 2 { print $4 }')
+if [ -n "$free_kb" ] && [ "$free_kb" -lt $((cap_bytes * 105 / 102400)) ]; then
+    echo "skipped: $W has $((free_kb / 1024)) MiB free, the capture needs about $((cap_bytes * 105 / 104857600)) MiB"
+else
+    echo "child   : sh -c 'yes \"$CAP_LINE\" | head -c $cap_bytes'"
+    best_b='' best_r='' best_d='' cap_ok=1
+    # shellcheck disable=SC2016  # $1..$3 are the inner shell's arguments
+    for ((i = 0; i < BENCH_RUNS && cap_ok; i++)); do
+        # the same pipeline straight to a file
+        time_run "$W/out" sh -c 'yes "$1" | head -c "$2" > "$3"' sh "$CAP_LINE" "$cap_bytes" "$BAREOUT" || { cap_ok=0; break; }
+        if [ -z "$best_b" ] || [ "$T" -lt "$best_b" ]; then best_b=$T; fi
+        rm -f "$BAREOUT"
+        # through npuscope record
+        rm -rf "$CAPDIR"
+        time_run "$W/out" "$NPUSCOPE" record -q -o "$CAPDIR" -- sh -c 'yes "$1" | head -c "$2"' sh "$CAP_LINE" "$cap_bytes" || { cap_ok=0; }
+        if [ "$cap_ok" = 1 ]; then
+            if [ -z "$best_r" ] || [ "$T" -lt "$best_r" ]; then best_r=$T; fi
+            logs=("$CAPDIR"/run-*/stdout.log)
+            if [ "${#logs[@]}" = 1 ] && [ -f "${logs[0]}" ]; then
+                cap_got=$(fsize "${logs[0]}")
+                d=$(run_field "${logs[0]%/stdout.log}/run.json" wall_s)
+                if [ -n "$d" ] && { [ -z "$best_d" ] || awk "BEGIN { exit !($d < $best_d) }"; }; then best_d=$d; fi
+            else
+                cap_got=none
+            fi
+            [ "$cap_got" = "$cap_bytes" ] || { fail "the captured stdout.log has ${cap_got} bytes, expected $cap_bytes"; cap_ok=0; }
+        fi
+        rm -rf "$CAPDIR"
+    done
+    rm -f "$BAREOUT"; rm -rf "$CAPDIR"
+    if [ -n "$best_b" ]; then
+        cap_bare_s=$(calc "%.3f" "$best_b / 1e9")
+        echo "to a file (sh -c '... > FILE')      : ${cap_bare_s} s  $(mbps "$cap_bytes" "$cap_bare_s") MB/s"
+    fi
+    if [ "$cap_ok" = 1 ] && [ -n "$best_r" ]; then
+        cap_rec_s=$(calc "%.3f" "$best_r / 1e9")
+        echo "npuscope record (whole process)     : ${cap_rec_s} s  $(mbps "$cap_bytes" "$cap_rec_s") MB/s"
+        if [ -n "$best_d" ]; then
+            cap_drain_s=$(calc "%.3f" "$best_d")
+            echo "  draining only (run.json wall_s)   : ${cap_drain_s} s  $(mbps "$cap_bytes" "$cap_drain_s") MB/s (the rest: npuscope's work after the child exits, scanning the logs for reports and metrics)"
+        fi
+        echo "ratio record/file                   : $(calc "%.2f" "$cap_bare_s / $cap_rec_s")"
+    fi
+    echo "stdout.log: ${cap_got:-none} bytes (expected $cap_bytes)"
+fi
+
 # --- table ---------------------------------------------------------------------
 echo
 echo "== summary ($(nproc 2>/dev/null || echo '?') cpu, $cpu)"
@@ -381,6 +548,25 @@ else
 fi
 row "reports found (slice)" "${slice_reports:-none}" "expected $exp_slice" "-" "equal" "$( [ "${slice_reports:-x}" = "$exp_slice" ] && echo met || echo "NOT MET")"
 row "reports found (whole log)" "${big_reports:-none}" "expected $exp_big" "-" "equal" "$( [ "${big_reports:-x}" = "$exp_big" ] && echo met || echo "NOT MET")"
+if [ -n "$rec_ratio" ]; then
+    row "record overhead, $(calc "%.1f" "$rec_bare_s") s compile" "${rec_pct}%" "bare $(calc "%.3f" "$rec_bare_s") s" "$(calc "%.3f" "$rec_ratio")" "<= 1%" "$(met "$rec_ratio <= 1.01")"
+elif [ -n "$rec_funcs" ]; then
+    row "record overhead" "FAILED" "-" "-" "<= 1%" "not met"
+else
+    row "record overhead" "skipped" "-" "-" "<= 1%" "-"
+fi
+if [ -n "$cap_rec_s" ]; then
+    row "capture throughput, $BENCH_CAP_MB MB" "$(mbps "$cap_bytes" "$cap_rec_s") MB/s" "file $(mbps "$cap_bytes" "$cap_bare_s") MB/s" "$(calc "%.2f" "$cap_bare_s / $cap_rec_s")" "-" "-"
+    [ -z "$cap_drain_s" ] ||
+        row "capture drain only (wall_s)" "$(mbps "$cap_bytes" "$cap_drain_s") MB/s" "file $(mbps "$cap_bytes" "$cap_bare_s") MB/s" "$(calc "%.2f" "$cap_bare_s / $cap_drain_s")" "-" "-"
+elif [ -n "$cap_bare_s" ]; then
+    row "capture throughput" "FAILED" "file $(mbps "$cap_bytes" "$cap_bare_s") MB/s" "-" "-" "-"
+else
+    row "capture throughput" "skipped" "-" "-" "-" "-"
+fi
+if [ -n "$cap_got" ]; then
+    row "captured stdout.log bytes" "$cap_got" "= ${BENCH_CAP_MB}e6" "-" "equal" "$( [ "$cap_got" = "$cap_bytes" ] && echo met || echo "NOT MET")"
+fi
 echo "(MB = 10^6 bytes; RSS in MiB = 2^20 bytes; timings are informative, never asserted)"
 
 exit "$FAILED"

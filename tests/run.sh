@@ -189,6 +189,25 @@ large() {
 }
 check "a large file and a pipe give the same reports as a small file" large
 
+# ---------------------------------------------------------------- 6a. NPU logs
+npuw_dev_names() {
+    # a developer build names each subgraph before compiling it
+    { echo "[ NPUW:INFO ]     Compiling Subgraph[0]: Model0_kv1152_REP00C9__0..."
+      sed -n '/^===-/,/  Total$/p' "$FIX/mlir22-tree-st.txt"
+      echo "[ NPUW:INFO ]     Compiling Subgraph[1]: Model0_kv1152_prefill_1..."
+      sed -n '/^===-/,/  Total$/p' "$FIX/mlir22-tree-st.txt"
+      sed -n '/^===-/,/  Total$/p' "$FIX/mlir22-tree-st.txt"; } >"$TMP/npuw-dev.log"
+    "$NPUSCOPE" tree --npuw -q --format json "$TMP/npuw-dev.log" |
+        jq -e '[.reports[].label] == ["Model0_kv1152_REP00C9__0", "Model0_kv1152_prefill_1", "generate/3"]' >/dev/null
+}
+check "npuw: developer-build subgraph names label their reports" npuw_dev_names
+npu_no_leak() {
+    # facts only with --npu, and an MLIR log has none
+    "$NPUSCOPE" tree --npu --format json "$FIX/noisy-build.log" | jq -e '[.reports[] | has("metrics")] | any | not' >/dev/null &&
+    "$NPUSCOPE" tree --format json "$FIX/constructed-npu-2025.log" | jq -e '.reports[0] | has("metrics") | not' >/dev/null
+}
+check "npu facts: none without --npu, none in non-NPU logs" npu_no_leak
+
 # ---------------------------------------------------------------- 6b. record, sweep, table
 # shellcheck source=tests/run_record.sh
 . tests/run_record.sh

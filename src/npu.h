@@ -1,0 +1,44 @@
+/* npu.h -- what the NPU compiler's log says about each compile, besides
+ * its timing tree.
+ *
+ * At LOG_INFO the vpux compiler and the OpenVINO NPU plugin log lines that
+ * belong to one compile: the MLIR thread pool and the estimated inference
+ * latency before its report, the peak compile memory and the "Compile net
+ * time" (which also covers the ELF export that the tree leaves out) after
+ * it.  npu.c recognises them (with or without the logger prefix and colour)
+ * and says whether a fact belongs to the report before or after the line.
+ *
+ * An NPUW LLM compile is several sub-model compiles (generate variant(s),
+ * prefill, lm_head, each one or more subgraphs) that a release build does
+ * not name in its log: they are labelled by their order, following a layout
+ * such as "generate:3,prefill:3,lm_head:1"; a developer build's
+ * "[ NPUW:INFO ] ... Compiling Subgraph[i]: NAME" lines name them instead.
+ */
+#ifndef NPUSCOPE_NPU_H
+#define NPUSCOPE_NPU_H
+
+#include <stddef.h>
+
+typedef enum {
+    NS_FACT_NEXT, /* belongs to the report that follows */
+    NS_FACT_PREV, /* belongs to the report just finished */
+} ns_fact_side;
+
+/* Is the (cleaned) line an NPU compile fact?  Sets *name (static string),
+ * *value and *side and returns 1; else 0. */
+int ns_npu_fact(const char *s, size_t n, const char **name, double *value, ns_fact_side *side);
+
+/* A developer build's NPUW subgraph line: returns the length of NAME and
+ * sets *name to it, or 0. */
+size_t ns_npuw_subgraph(const char *s, size_t n, const char **name);
+
+/* The default NPUW LLM layout: generate (head, repeated block, tail),
+ * prefill (the same three), and the shared lm_head. */
+#define NS_NPUW_DEFAULT_LAYOUT "generate:3,prefill:3,lm_head:1"
+
+/* Label of the k-th (0-based) report of an NPUW compile with the layout;
+ * writes e.g. "prefill/2" into buf.  Returns 0, or -1 when k is past the
+ * layout (buf then says "extra/N").  A malformed layout returns -2. */
+int ns_npuw_label(const char *layout, int k, char *buf, size_t bufsize);
+
+#endif
