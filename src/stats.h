@@ -1,5 +1,6 @@
 /* stats.h -- statistics over samples of numbers: the summaries `table`
- * prints, and (later) the tests `diff` needs.
+ * prints, outlier flags, the exact two-sample test `diff` needs and the
+ * least-squares line with its confidence interval.
  *
  * Timings of a compile are a handful of samples, often with one slow
  * outlier (a cold file cache, a busy machine), so the median is the headline
@@ -35,15 +36,16 @@ double ns_stddev(const double *v, size_t n);
 double ns_min(const double *v, size_t n);
 double ns_max(const double *v, size_t n);
 
-/* ====== Robust spread and outliers ======
- * (implemented in stats.c; declared here first so fit/diff can use them) */
+/* ====== Robust spread and outliers ====== */
 
 /* Median absolute deviation from the median (unscaled); NaN when empty. */
 double ns_mad(const double *v, size_t n);
 /* flags[i] = 1 when v[i] is an outlier by the modified z-score
- * |0.6745 (v[i] - median)| / MAD > 3.5 (Iglewicz and Hoaglin); with MAD = 0
- * nothing is flagged.  Returns the number flagged.  Outliers are flagged,
- * never dropped: callers keep and count them. */
+ * |0.6745 (v[i] - median)| / MAD > 3.5 (Iglewicz and Hoaglin), else 0 (NaN
+ * entries included); with MAD = 0 (more than half the values equal) nothing
+ * is flagged.  flags has n entries, or is NULL to only count.  Returns the
+ * number flagged.  Outliers are flagged, never dropped: callers keep and
+ * count them. */
 size_t ns_outliers(const double *v, size_t n, unsigned char *flags);
 
 /* ====== Two-sample comparison ====== */
@@ -53,11 +55,18 @@ size_t ns_outliers(const double *v, size_t n, unsigned char *flags);
  * distribution of the rank sum of a, with mid-ranks for ties, counted
  * exactly by dynamic programming over doubled ranks.  Two-sided p = the
  * probability, under the null, of a rank sum at least as far from its mean
- * as the observed one.  NaN when either sample is empty.  *u, if not NULL,
- * receives U of a (rank sum of a minus na(na+1)/2). */
+ * as the observed one (1 when every value is equal).  NaN when either
+ * sample is empty, and when the count would take more than about a second
+ * (beyond about 210 vs 210 values with ties, 250 vs 250 without; lopsided
+ * sizes go further, 10 vs 2500).  *u, if not NULL, receives U of a (rank
+ * sum of a minus na(na+1)/2, with mid-ranks, so it may end in .5; the
+ * number of pairs with a > b plus half the tied pairs), or NaN when either
+ * sample is empty; U is given even when p is NaN for the size. */
 double ns_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb, double *u);
-/* Smallest two-sided p an exact test can reach with these sample sizes
- * (0.1 for 3 vs 3): a comparison cannot be significant below it. */
+/* Smallest two-sided p an exact test can reach with these sample sizes,
+ * 2 / C(na+nb, na) capped at 1 (0.1 for 3 vs 3; reached only without
+ * ties): a comparison cannot be significant below it.  NaN when either size
+ * is 0. */
 double ns_mann_whitney_min_p(size_t na, size_t nb);
 /* Hodges-Lehmann estimate of the shift b - a: the median of all pairwise
  * differences b[j] - a[i]. NaN when either is empty. */
@@ -68,18 +77,20 @@ double ns_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb)
 typedef struct {
     double slope;      /* b in y = a + b x */
     double intercept;  /* a */
-    double r2;         /* coefficient of determination */
+    double r2;         /* coefficient of determination (NaN when all y equal) */
     double slope_se;   /* standard error of the slope (NaN below 3 points) */
     double ci95_lo;    /* 95% confidence interval of the slope, Student t */
     double ci95_hi;    /*   with n-2 degrees of freedom (NaN below 3 points) */
-    size_t n;          /* points used (pairs where both are finite) */
+    size_t n;          /* points used (pairs where neither is NaN) */
 } ns_linfit;
 
 /* Ordinary least squares of y on x; returns 0, or -1 when fewer than two
- * points or all x equal. */
+ * points or all x equal (then *out holds NaN statistics and n). */
 int ns_linear_fit(const double *x, const double *y, size_t n, ns_linfit *out);
 /* Quantile of Student's t distribution with df degrees of freedom:
- * ns_t_quantile(0.975, 10) = 2.228139 ... (df may be fractional, >= 1). */
+ * ns_t_quantile(0.975, 10) = 2.228139 ... (df may be fractional, >= 1 and
+ * finite), to about 1e-12 relative.  -inf at p = 0, +inf at p = 1; NaN for p
+ * outside [0, 1] or df outside [1, inf). */
 double ns_t_quantile(double p, double df);
 
 #endif
