@@ -45,6 +45,8 @@ typedef struct {
     int dry_run;           /* sweep: --dry-run */
     char **cmd;            /* the command template, NULL-terminated */
     ns_metric_set metrics; /* built-in and --metric rules */
+    char **collect;        /* --collect FILE (argv pointers) */
+    int ncollect;          /* entries in collect */
 } ns__rec_opts;
 
 /* ====== Options ====== */
@@ -125,6 +127,10 @@ static int ns__parse(ns__rec_opts *o, int argc, char **argv, int sweep) {
             if (m < 0 || ns_args_double(&a, "--timeout", v, 0, &o->timeout_s)) return -1;
         } else if ((m = ns_args_value(&a, "--grace", &v))) {
             if (m < 0 || ns_args_double(&a, "--grace", v, 0, &o->grace_s)) return -1;
+        } else if ((m = ns_args_value(&a, "--collect", &v))) {
+            if (m < 0) return -1;
+            o->collect = ns_xrealloc(o->collect, sizeof *o->collect * (size_t)(o->ncollect + 1));
+            o->collect[o->ncollect++] = (char *)v;
         } else if (ns_args_flag(&a, "--show-output")) {
             o->show_output = 1;
         } else if (ns_args_flag(&a, "-q") || ns_args_flag(&a, "--quiet")) {
@@ -268,7 +274,8 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
         rc = NS_EXIT_USAGE;
         goto done;
     }
-    ns_runner rn = {o->out_dir, o->preset, o->timeout_s, o->grace_s, o->show_output, o->metrics};
+    ns_runner rn = {o->out_dir, o->preset,     o->timeout_s, o->grace_s,
+                    o->show_output, o->metrics, o->collect, o->ncollect};
     int tty = isatty(2) && !o->quiet;
     double t_start = ns__mono();
     ns__eta eta = {ns_xcalloc(nconf * (size_t)(o->repeats + o->warmups + 1), sizeof(double)),
@@ -447,6 +454,7 @@ static int ns__record_main(int argc, char **argv, int sweep) {
     ns_kv_free(&o.env);
     ns_kv_free(&o.tags);
     ns_axes_free(&o.axes);
+    free(o.collect);
     return rc;
 }
 

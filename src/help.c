@@ -97,6 +97,9 @@ static const char ns__top[] =
     "                     compile_net_ms, tokens_per_s)\n"                           \
     "  --timeout SEC      SIGTERM to the command's process group after SEC,\n"       \
     "                     SIGKILL --grace SEC later (default 10)\n"                  \
+    "  --collect FILE     copy FILE into the run folder when the run wrote it\n"   \
+    "                     (compileTimeScheduleTrace.json and strategy_out.json\n" \
+    "                     also become metrics: tasks, tiles, ...) (repeatable)\n" \
     "  --show-output      copy the command's output to the terminal as it runs\n"   \
     "  -q, --quiet        no progress or summary lines\n"
 

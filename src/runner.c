@@ -15,6 +15,7 @@
 #include "runner.h"
 
 #include "capture.h"
+#include "npu_files.h"
 #include "rundir.h"
 #include "scan.h"
 
@@ -22,7 +23,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ====== Reports in the output ====== */
@@ -48,6 +51,46 @@ static void ns__scan_log(ns_scanner *sc, const char *dir, const char *name, ns__
         f->r[i]->file = ns_strdup(name);
     }
     free(path);
+}
+
+/* ====== Collected files ====== */
+
+/* Copy src into dir under its base name; 0 or an errno. */
+static int ns__copy_into(const char *src, const char *dir) {
+    const char *base = strrchr(src, '/');
+    base = base ? base + 1 : src;
+    char *dst = ns_path_join_new(dir, base);
+    int in = open(src, O_RDONLY), out = -1, err = 0;
+    if (in < 0) err = errno;
+    else if ((out = open(dst, O_WRONLY | O_CREAT | O_EXCL, 0644)) < 0) err = errno;
+    char buf[1 << 16];
+    while (!err) {
+        ssize_t n = read(in, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) err = errno;
+        if (n <= 0) break;
+        for (ssize_t off = 0; off < n && !err;) {
+            ssize_t w = write(out, buf + off, (size_t)(n - off));
+            if (w < 0 && errno != EINTR) err = errno;
+            else if (w > 0) off += w;
+        }
+    }
+    if (in >= 0) close(in);
+    if (out >= 0 && close(out) != 0 && !err) err = errno;
+    free(dst);
+    return err;
+}
+
+/* The compiler overwrites its files on every compile: collect those this
+ * run wrote (modified since it started), and only those. */
+static void ns__collect_files(const ns_runner *rn, const char *tmp, time_t started) {
+    for (int i = 0; i < rn->ncollect; i++) {
+        struct stat st;
+        if (stat(rn->collect[i], &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        if (st.st_mtime < started) continue; /* from an earlier compile */
+        int err = ns__copy_into(rn->collect[i], tmp);
+        if (err) ns_error("--collect %s: %s", rn->collect[i], strerror(err));
+    }
 }
 
 /* ====== Environment ====== */
@@ -123,6 +166,7 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
 
     ns_capture_opts co = {s->argv, &r->env, tmp, rn->timeout_s, rn->grace_s, rn->show_output};
     ns_capture_result cr;
+    time_t started = time(NULL) - 1; /* file times have one-second grain */
     if (ns_capture_run(&co, &cr) != 0) goto out;
     memcpy(r->started_at, cr.started_at, sizeof r->started_at);
     r->wall_s = cr.wall_s;
@@ -154,8 +198,11 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     free(log_out);
     free(log_err);
     ns_metrics_to_run(&rn->metrics, r);
+    ns__collect_files(rn, tmp, started);
+    ns_npu_collected_metrics(tmp, r);
     ns_scanner sc;
     ns_scanner_init(&sc);
+    sc.npu = rn->preset && !strcmp(rn->preset, "npu"); /* facts per compile */
     int was_quiet = ns_diag_quiet(1); /* incomplete reports are marked in run.json */
     ns__scan_log(&sc, tmp, "stdout.log", &found);
     ns__scan_log(&sc, tmp, "stderr.log", &found);

@@ -20,6 +20,8 @@ typedef struct {
     double grace_s;        /* SIGTERM -> SIGKILL delay */
     int show_output;       /* copy the command's output to ours */
     ns_metric_set metrics; /* rules applied to every run's output */
+    char **collect;        /* --collect FILE: copied into the run folder */
+    int ncollect;          /* entries in collect */
 } ns_runner;
 
 typedef struct {

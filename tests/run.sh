@@ -73,7 +73,7 @@ exports() {
     "$NPUSCOPE" top -q -n 0 --format json "$f" | jq -e '.rows | length > 0' >/dev/null || return 1
     return 0
 }
-for f in "$FIX"/*.txt "$FIX"/*.log "$FIX"/*.json; do
+for f in "$FIX"/*.txt "$FIX"/*.log "$FIX"/*ftime-trace.json; do
     check "exports $(basename "$f")" exports "$f"
 done
 

@@ -162,6 +162,25 @@ shards_parallel() {
 }
 check "shards under GNU parallel merge by plain copy into the full sweep" shards_parallel
 
+# --collect: a fake compiler leaves the NPU side files behind in its folder
+collect() {
+    local w=$R/collect-cwd
+    mkdir -p "$w"
+    cp "$FIX/constructed-schedule-trace.json" "$w/stale.json"
+    touch -d '2001-01-01' "$w/stale.json" # left by an earlier compile
+    ( cd "$w" && "$NPUSCOPE" record -q -o ../col --collect compileTimeScheduleTrace.json \
+        --collect strategy_out.json --collect stale.json -- \
+        sh -c 'cp "$0"/constructed-schedule-trace.json compileTimeScheduleTrace.json &&
+               cp "$0"/constructed-strategy.json strategy_out.json' "$(cd "$OLDPWD" && pwd)/$FIX" ) || return 1
+    local d; d=$(ls -d "$R"/col/run-*)
+    [ -f "$d/compileTimeScheduleTrace.json" ] && [ -f "$d/strategy_out.json" ] || { echo "not collected"; return 1; }
+    [ ! -e "$d/stale.json" ] || { echo "a file from an earlier compile was collected"; return 1; }
+    jq -e '.metrics.tasks == 6 and .metrics.tasks_dma == 3 and .metrics.tasks_dpu == 2 and
+           .metrics.tasks_sw == 1 and .metrics.tiles == 10 and .metrics.tiled_ops == 2' "$d/run.json" >/dev/null ||
+        { jq .metrics "$d/run.json"; return 1; }
+}
+check "record --collect: schedule trace and strategy become tasks/tiles metrics" collect
+
 dry_run() {
     "$NPUSCOPE" sweep --dry-run -o "$R/dry" -n 1 -L w=1,2 --env 'W={w}' -- echo '{w}' >"$R/dry.out" || return 1
     [ ! -e "$R/dry" ] && [ "$(wc -l <"$R/dry.out")" -eq 2 ] && grep -q 'W=2 echo 2' "$R/dry.out"
