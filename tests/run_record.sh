@@ -168,10 +168,13 @@ collect() {
     mkdir -p "$w"
     cp "$FIX/constructed-schedule-trace.json" "$w/stale.json"
     touch -d '2001-01-01' "$w/stale.json" # left by an earlier compile
-    ( cd "$w" && "$NPUSCOPE" record -q -o ../col --collect compileTimeScheduleTrace.json \
+    local np fix
+    np=$(cd "$(dirname "$NPUSCOPE")" && pwd)/$(basename "$NPUSCOPE")
+    fix=$(cd "$FIX" && pwd)
+    ( cd "$w" && "$np" record -q -o ../col --collect compileTimeScheduleTrace.json \
         --collect strategy_out.json --collect stale.json -- \
         sh -c 'cp "$0"/constructed-schedule-trace.json compileTimeScheduleTrace.json &&
-               cp "$0"/constructed-strategy.json strategy_out.json' "$(cd "$OLDPWD" && pwd)/$FIX" ) || return 1
+               cp "$0"/constructed-strategy.json strategy_out.json' "$fix" ) || return 1
     local d; d=$(ls -d "$R"/col/run-*)
     [ -f "$d/compileTimeScheduleTrace.json" ] && [ -f "$d/strategy_out.json" ] || { echo "not collected"; return 1; }
     [ ! -e "$d/stale.json" ] || { echo "a file from an earlier compile was collected"; return 1; }
