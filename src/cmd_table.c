@@ -18,6 +18,15 @@
  *     numbers, so window 128 comes before 1024.  Then cold, warm, none.
  *   - cache_x is median cold / median warm of the same configuration, on
  *     both of its rows.
+ *   - With --stages, every run's timing reports (kept in run.json) are read
+ *     with a stage map (stages.h): a run's share of a stage is the stage's
+ *     time summed over its reports divided by their summed totals.  A row
+ *     gets the median share of each stage over its counted runs (runs
+ *     without a report, or whose maps lack the stage, do not count) and its
+ *     regime: the stage with the largest median share (ties: the one
+ *     declared first).  Stage columns follow the maps' declaration order;
+ *     with the automatic choice, runs of different compilers bring the
+ *     stages of both maps (a name both declare, "other", is one column).
  *
  * Text and Markdown are for people: fixed decimals (seconds %.4f, MiB %.1f,
  * ratios %.2f), "-" for a missing value, and columns that would be all zero
@@ -29,7 +38,9 @@
 #include "jsonw.h"
 #include "num.h"
 #include "runs_read.h"
+#include "stages.h"
 #include "stats.h"
+#include "strmap.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -58,6 +69,8 @@ typedef struct {
     int primers;           /* warm runs that filled the cache */
     double cache_x;        /* median cold / median warm of the configuration */
     double *metrics;       /* median per metric (table order), NaN if none */
+    double *shares;        /* --stages: median share per stage (table order), NaN if none */
+    int regime;            /* --stages: stage with the largest share, -1 if none */
 } ns__row;
 
 typedef struct {
@@ -70,6 +83,9 @@ typedef struct {
     int ncols;         /* keys shown as columns: the first ncols */
     const char **metrics; /* metric names, sorted (borrowed from runs) */
     int nmetrics;      /* entries in metrics */
+    int stages;        /* --stages given: stage shares and regime */
+    ns_strmap snames;  /* stage names, in the maps' order of declaration */
+    double *run_share; /* share of stage k in run i: [i * snames.count + k], NaN if unknown */
 } ns__table;
 
 static int ns__counted(const ns_run *r) { return ns_run_ok(r) && !r->warmup && !r->primer; }
@@ -197,6 +213,18 @@ static void ns__summarize(ns__table *t, ns__row *x) {
         }
         x->metrics[m] = ns_median(wall, (size_t)k);
     }
+    int nst = (int)t->snames.count;
+    x->shares = ns_xcalloc((size_t)nst + 1, sizeof *x->shares);
+    x->regime = -1;
+    for (int s = 0; s < nst; s++) {
+        int k = 0;
+        for (int i = 0; i < x->nruns; i++)
+            if (ns__counted(&t->runs[x->runs[i]]))
+                wall[k++] = t->run_share[(size_t)x->runs[i] * (size_t)nst + (size_t)s];
+        x->shares[s] = ns_median(wall, (size_t)k);
+        if (isfinite(x->shares[s]) && (x->regime < 0 || x->shares[s] > x->shares[x->regime]))
+            x->regime = s;
+    }
     free(wall);
     free(uow);
     free(rss);
@@ -214,6 +242,59 @@ static void ns__cache_ratios(ns__table *t) {
             c->cache_x = w->cache_x = isfinite(x) ? x : NAN;
         }
     }
+}
+
+/* ====== Stage shares ====== */
+
+/* The stage names of every report's map, then each run's share of each
+ * stage: its reports' stage times over their summed totals. */
+static int ns__stage_shares(ns__table *t, const char *spec) {
+    ns_stage_sel sel;
+    if (ns_stage_sel_init(&sel, spec) < 0) return -1;
+    int added;
+    for (int i = 0; i < t->nruns; i++)
+        for (int k = 0; k < t->runs[i].nreports; k++) {
+            const ns_stage_map *m = ns_stage_sel_pick(&sel, t->runs[i].reports[k]);
+            for (int s = 0; m && s < ns_stage_count(m); s++)
+                ns_strmap_intern(&t->snames, ns_stage_name(m, s), &added);
+        }
+    if (sel.fixed) /* a map named on the command line has its columns even without reports */
+        for (int s = 0; s < ns_stage_count(sel.fixed); s++)
+            ns_strmap_intern(&t->snames, ns_stage_name(sel.fixed, s), &added);
+    size_t nst = t->snames.count;
+    t->run_share = ns_xcalloc((size_t)t->nruns * nst + 1, sizeof *t->run_share);
+    double *sum = ns_xcalloc(nst + 1, sizeof *sum);
+    char *known = ns_xcalloc(nst + 1, 1); /* the stage is in a map of the run's reports */
+    for (int i = 0; i < t->nruns; i++) {
+        const ns_run *r = &t->runs[i];
+        double total = 0;
+        for (size_t s = 0; s < nst; s++) sum[s] = 0, known[s] = 0;
+        for (int k = 0; k < r->nreports; k++) {
+            const ns_stage_map *m = ns_stage_sel_pick(&sel, r->reports[k]);
+            if (!m) continue;
+            long n;
+            ns_stage_of *of = ns_stage_assign_new(m, r->reports[k], &n);
+            double *self = ns_xcalloc((size_t)ns_stage_count(m) + 1, sizeof *self);
+            ns_stage_sums ss = {self, 0, 0};
+            ns_stage_sum(m, r->reports[k], of, &ss);
+            if (isfinite(ss.total)) {
+                total += ss.total;
+                for (int s = 0; s < ns_stage_count(m); s++) {
+                    size_t slot = ns_strmap_find(&t->snames, ns_stage_name(m, s));
+                    sum[slot] += self[s];
+                    known[slot] = 1;
+                }
+            }
+            free(self);
+            free(of);
+        }
+        for (size_t s = 0; s < nst; s++)
+            t->run_share[(size_t)i * nst + s] = total > 0 && known[s] ? sum[s] / total : NAN;
+    }
+    free(sum);
+    free(known);
+    ns_stage_sel_free(&sel);
+    return 0;
 }
 
 /* ====== Order ====== */
@@ -327,8 +408,8 @@ static void ns__put_metric_text(ns_buf *b, double v) {
 
 typedef struct {
     const char *head; /* header cell */
-    int kind;         /* 0 tag, 1 fixed column, 2 metric */
-    int idx;          /* which tag key, fixed column or metric */
+    int kind;         /* 0 tag, 1 fixed column, 2 metric, 3 regime, 4 stage share */
+    int idx;          /* which tag key, fixed column, metric or stage */
     int right;        /* right-aligned (numbers) */
     size_t width;     /* widest cell, in characters */
 } ns__tcol;
@@ -363,10 +444,16 @@ static char *ns__cell_new(const ns__table *t, const ns__row *x, const ns__tcol *
         if (!isfinite(v)) ns_buf_putc(&b, '-');
         else if (ns__cols[c->idx].fmt) ns_buf_printf(&b, ns__cols[c->idx].fmt, v);
         else ns_buf_printf(&b, "%d", (int)v);
-    } else {
+    } else if (c->kind == 2) {
         double v = x->metrics[c->idx];
         if (!isfinite(v)) ns_buf_putc(&b, '-');
         else ns__put_metric_text(&b, v);
+    } else if (c->kind == 3) {
+        ns__put_text(&b, x->regime >= 0 ? t->snames.keys[x->regime] : "-", md);
+    } else {
+        double v = x->shares[c->idx];
+        if (!isfinite(v)) ns_buf_putc(&b, '-');
+        else ns_buf_printf(&b, "%.1f%%", v == 0 ? 0.0 : v * 100);
     }
     return b.data;
 }
@@ -384,14 +471,27 @@ static int ns__col_shown(const ns__table *t, int c) {
     return 0;
 }
 
+/* Has any row a regime (then the stage columns are worth showing)? */
+static int ns__any_regime(const ns__table *t) {
+    for (int i = 0; i < t->nrows; i++)
+        if (t->rows[i].regime >= 0) return 1;
+    return 0;
+}
+
 static void ns__render_grid(ns_buf *b, const ns__table *t, int md) {
-    ns__tcol *cols = ns_xcalloc((size_t)(t->ncols + NS__C_COUNT + t->nmetrics), sizeof *cols);
+    int nst = (int)t->snames.count;
+    ns__tcol *cols =
+        ns_xcalloc((size_t)(t->ncols + NS__C_COUNT + t->nmetrics + 1 + nst), sizeof *cols);
     int nc = 0;
     for (int k = 0; k < t->ncols; k++) cols[nc++] = (ns__tcol){t->keys[k], 0, k, 0, 0};
     for (int c = 0; c < NS__C_COUNT; c++)
         if (ns__col_shown(t, c))
             cols[nc++] = (ns__tcol){ns__cols[c].head, 1, c, c != NS__C_MODE, 0};
     for (int m = 0; m < t->nmetrics; m++) cols[nc++] = (ns__tcol){t->metrics[m], 2, m, 1, 0};
+    if (t->stages && ns__any_regime(t)) {
+        cols[nc++] = (ns__tcol){"regime", 3, 0, 0, 0};
+        for (int s = 0; s < nst; s++) cols[nc++] = (ns__tcol){t->snames.keys[s], 4, s, 1, 0};
+    }
     /* every cell first, then widths, then the lines */
     char **cell = ns_xcalloc((size_t)(t->nrows + 1) * (size_t)nc, sizeof *cell);
     for (int c = 0; c < nc; c++) {
@@ -434,6 +534,26 @@ static void ns__render_grid(ns_buf *b, const ns__table *t, int md) {
 
 /* ====== CSV and JSON ====== */
 
+/* "PREFIX:NAME" ("metric:compile_net_ms", "stage:other") as a CSV field
+ * or a JSON string. */
+static void ns__prefixed(ns_buf *b, const char *prefix, const char *name, int json) {
+    size_t n = strlen(prefix);
+    char *field = ns_xmalloc(n + strlen(name) + 1);
+    memcpy(field, prefix, n);
+    strcpy(field + n, name);
+    if (json) ns_json_str(b, field);
+    else ns_csv_field(b, field);
+    free(field);
+}
+
+static void ns__csv_prefixed(ns_buf *b, const char *prefix, const char *name) {
+    ns__prefixed(b, prefix, name, 0);
+}
+
+static void ns__json_prefixed(ns_buf *b, const char *prefix, const char *name) {
+    ns__prefixed(b, prefix, name, 1);
+}
+
 static void ns__render_csv(ns_buf *b, const ns__table *t) {
     for (int k = 0; k < t->ncols; k++) {
         ns_csv_field(b, t->keys[k]);
@@ -442,11 +562,14 @@ static void ns__render_csv(ns_buf *b, const ns__table *t) {
     for (int c = 0; c < NS__C_COUNT; c++) ns_buf_printf(b, c ? ",%s" : "%s", ns__cols[c].key);
     for (int m = 0; m < t->nmetrics; m++) {
         ns_buf_putc(b, ',');
-        char *name = ns_xmalloc(strlen(t->metrics[m]) + 8);
-        memcpy(name, "metric:", 7);
-        strcpy(name + 7, t->metrics[m]);
-        ns_csv_field(b, name);
-        free(name);
+        ns__csv_prefixed(b, "metric:", t->metrics[m]);
+    }
+    if (t->stages) {
+        ns_buf_puts(b, ",regime");
+        for (size_t s = 0; s < t->snames.count; s++) {
+            ns_buf_putc(b, ',');
+            ns__csv_prefixed(b, "stage:", t->snames.keys[s]);
+        }
     }
     ns_buf_putc(b, '\n');
     for (int i = 0; i < t->nrows; i++) {
@@ -464,6 +587,14 @@ static void ns__render_csv(ns_buf *b, const ns__table *t) {
         for (int m = 0; m < t->nmetrics; m++) {
             ns_buf_putc(b, ',');
             ns__put_g(b, x->metrics[m], "");
+        }
+        if (t->stages) {
+            ns_buf_putc(b, ',');
+            if (x->regime >= 0) ns_csv_field(b, t->snames.keys[x->regime]);
+            for (size_t s = 0; s < t->snames.count; s++) {
+                ns_buf_putc(b, ',');
+                ns__put_g(b, x->shares[s], "");
+            }
         }
         ns_buf_putc(b, '\n');
     }
@@ -499,7 +630,19 @@ static void ns__render_json(ns_buf *b, const ns__table *t) {
             ns_buf_putc(b, ':');
             ns__put_g(b, x->metrics[m], "null");
         }
-        ns_buf_puts(b, "}}");
+        ns_buf_putc(b, '}');
+        if (t->stages) {
+            ns_buf_puts(b, ",\"regime\":");
+            if (x->regime >= 0) ns_json_str(b, t->snames.keys[x->regime]);
+            else ns_buf_puts(b, "null");
+            for (size_t s = 0; s < t->snames.count; s++) {
+                ns_buf_putc(b, ',');
+                ns__json_prefixed(b, "stage:", t->snames.keys[s]);
+                ns_buf_putc(b, ':');
+                ns__put_g(b, x->shares[s], "null");
+            }
+        }
+        ns_buf_putc(b, '}');
     }
     ns_buf_puts(b, "\n]}\n");
 }
@@ -525,6 +668,8 @@ int ns_cmd_table(int argc, char **argv) {
     ns_args_init(&a, argc, argv);
     ns__tab_fmt fmt = NS__TAB_TEXT;
     ns__table t = {0};
+    const char *stage_spec = NULL; /* --stages=MAP */
+    ns_strmap_init(&t.snames);
     char *tagcols = NULL; /* copy of --tag-columns, owner of its key names */
     const char **dirs = ns_xcalloc((size_t)argc, sizeof *dirs);
     int ndirs = 0, rc = NS_EXIT_OK, quiet = 0, unreadable = 0;
@@ -559,6 +704,13 @@ int ns_cmd_table(int argc, char **argv) {
                                        "not '%s'", v);
                 goto out;
             }
+        } else if (ns_args_flag(&a, "--stages")) {
+            t.stages = 1; /* a bare flag: the map is chosen per report */
+            stage_spec = NULL;
+        } else if (!a.only_inputs && strncmp(arg, "--stages=", 9) == 0) {
+            t.stages = 1;
+            stage_spec = arg + 9;
+            a.i++;
         } else if (ns_args_flag(&a, "-q") || ns_args_flag(&a, "--quiet")) {
             quiet = 1;
         } else if (!a.only_inputs && arg[0] == '-' && arg[1]) {
@@ -586,7 +738,14 @@ int ns_cmd_table(int argc, char **argv) {
             if (!seen) ns_warn_at(NULL, 0, "--tag-columns: no run has the tag '%s'", t.keys[k]);
         }
         ns__metric_names(&t);
+        if (t.stages && ns__stage_shares(&t, stage_spec) < 0) {
+            rc = NS_EXIT_USAGE;
+            goto out;
+        }
         for (int i = 0; i < t.nrows; i++) ns__summarize(&t, &t.rows[i]);
+        if (t.stages && !ns__any_regime(&t))
+            ns_warn_at(NULL, 0, "--stages: no counted run kept a timing report, so there are "
+                                "no stage shares (record keeps the reports the command printed)");
         ns__sort_table = &t;
         qsort(t.rows, (size_t)t.nrows, sizeof *t.rows, ns__cmp_row);
         ns__cache_ratios(&t);
@@ -625,7 +784,10 @@ out:
         free(t.rows[i].tags);
         free(t.rows[i].runs);
         free(t.rows[i].metrics);
+        free(t.rows[i].shares);
     }
+    ns_strmap_free(&t.snames);
+    free(t.run_share);
     free(t.rows);
     for (int i = 0; i < t.nruns; i++) ns_run_free(&t.runs[i]);
     free(t.runs);

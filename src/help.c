@@ -17,6 +17,8 @@ static const char ns__general[] =
     "  record   run a compile command N times into write-once run folders\n"
     "  sweep    record over the cartesian product of axes (-L, -P), resumable\n"
     "  table    one row per configuration and mode from run folders\n"
+    "  stages   show, check or apply a stage map (which stage each row is)\n"
+    "  advise   the regime of each compile and what to change, with numbers\n"
     "\n"
     "INPUT is a log file (any text holding MLIR --mlir-timing reports, LLVM\n"
     "-time-passes / -ftime-report tables, MLIR JSON timing output), a Chrome\n"
@@ -72,12 +74,22 @@ static const char ns__top[] =
     "Columns: wall time, share of the summed report totals, occurrences, user\n"
     "time, self time (the row minus its children).  Containers (scopes and\n"
     "pipelines with children) are left out unless --all; Rest and Total never\n"
-    "appear.\n"
+    "appear.  In JSON and CSV each row names its stage (\"mixed\" when its\n"
+    "occurrences fall in different stages).\n"
+    "\n"
+    "--by stage: one row per stage of the stage map, in the map's order, then\n"
+    "Rest.  self s is the stage's time: every row's own time (its wall minus\n"
+    "its children's) summed by stage, so the stages and Rest add up to the\n"
+    "total; share is self s over the total.  count, wall s and user s sum the\n"
+    "rows that --by pass ranks, grouped by stage.\n"
     "\n"
     "options:\n"
-    "  -n N               show the N heaviest (default 20; 0 = all)\n"
+    "  -n N               show the N heaviest (default 20; 0 = all; --by pass)\n"
     "  --format F         text (default), json or csv\n"
-    "  --by pass          group by pass name (the default; stage maps come later)\n"
+    "  --by pass|stage    group by pass name (default) or by stage\n"
+    "  --stages MAP       the stage map: a rules file, vpux, mlir or auto (the\n"
+    "                     default: vpux for NPU compiler reports, mlir for the\n"
+    "                     rest); see 'npuscope stages --help'\n"
     "  --all              include container rows\n"
     "  --label-regex RE   as for tree\n"
     NS__NPU_OPTIONS
@@ -165,6 +177,11 @@ static const char ns__table[] =
     "  warmups, primers   runs kept but not counted\n"
     "  cache x            median cold / median warm of the same configuration\n"
     "  NAME               median of each metric (record --metric NAME=REGEX)\n"
+    "  regime, STAGE      with --stages: the stage with the largest share, and\n"
+    "                     the median share of each stage: the stage's time in\n"
+    "                     the run's timing reports over their total (runs that\n"
+    "                     kept no report do not count); csv and json name them\n"
+    "                     regime and stage:STAGE (shares 0-1)\n"
     "\n"
     "options:\n"
     "  --format F         text (default), csv, json or markdown; csv and json\n"
@@ -173,10 +190,66 @@ static const char ns__table[] =
     "  --tag-columns A,B  show only these tags, in this order (default: every\n"
     "                     tag, in order of first appearance); rows sort by them\n"
     "                     first and are still one per full set of tags\n"
+    "  --stages[=MAP]     add the regime and stage share columns; MAP is a rules\n"
+    "                     file, vpux, mlir or auto (the default: chosen per\n"
+    "                     report); note the '=': a bare --stages takes no value\n"
     "  -q, --quiet        no warnings\n"
     "\n"
     "exit codes: 0 table printed, 1 no runs found, 2 usage error or a DIR that\n"
     "cannot be read.\n";
+
+static const char ns__stages[] =
+    "usage: npuscope stages [--stages MAP] [INPUT...]\n"
+    "       npuscope stages --check FILE [--check FILE]...\n"
+    "\n"
+    "A stage map says which stage of a compile each row of a timing report\n"
+    "belongs to (frontend, tiling-search, memory-scheduling, ...); 'top --by\n"
+    "stage', 'table --stages' and advise use one.  MAP is a rules file or a\n"
+    "built-in map: vpux (the OpenVINO NPU compiler) or mlir (any other MLIR tool,\n"
+    "LLVM and clang).  auto, the default, takes vpux for a report with an\n"
+    "'IE to VPUIP pipeline' or 'Compile network' row and mlir for the others.\n"
+    "The rules file format is described in docs/stages.md.\n"
+    "\n"
+    "Without INPUT, print the map in its file syntax (default vpux), to save,\n"
+    "edit and give back with --stages FILE.  With INPUT, print every row of every\n"
+    "report with its stage and the rule that decided it (name:LINE, marker:LINE\n"
+    "and default:LINE name the map's line; parent: inherited), to check a map\n"
+    "against a log.\n"
+    "\n"
+    "options:\n"
+    "  --stages MAP       a rules file, vpux, mlir or auto (default: vpux without\n"
+    "                     INPUT, auto with INPUT)\n"
+    "  --check FILE       check a rules file (repeatable): 'FILE: ok: ...' on\n"
+    "                     standard output, or every problem as\n"
+    "                     'npuscope: FILE:LINE: message'\n"
+    "  --label-regex RE   as for tree\n"
+    NS__NPU_OPTIONS
+    "  -q, --quiet        no warnings\n"
+    "\n"
+    "exit codes: 0 done, 1 no timing report in the input, 2 usage error, a file\n"
+    "that cannot be read or a map with errors.\n";
+
+static const char ns__advise[] =
+    "usage: npuscope advise [--stages MAP] [--format text|json] INPUT...\n"
+    "\n"
+    "For every compile of the input -- a log (all its reports are one compile:\n"
+    "an NPUW LLM compile prints several) or the configurations of run folders\n"
+    "(medians over their counted runs) -- the regime (the stage with the\n"
+    "largest share under the stage map) and a ranked list of fixes, each with\n"
+    "the numbers behind it: a warm blob cache (the measured cold/warm factor,\n"
+    "or how to measure it), strategy reuse when tiling search dominates, fewer\n"
+    "and larger tiles when memory scheduling does (with the scheduled task\n"
+    "count when collected), a shipped blob when ELF serialization does, vertical\n"
+    "fusion for conv nets, the heaviest single pass; and, when configurations\n"
+    "differ only in NPUW_FUNCALL_FOR_ALL or NPUW_FOLD and carry tokens/s, the\n"
+    "trade of compile time against decode speed.\n"
+    "\n"
+    "options:\n"
+    "  --stages MAP       a rules file, vpux, mlir or auto (default)\n"
+    "  --format F         text (default) or json\n"
+    "  --label-regex RE   as for tree\n"
+    NS__NPU_OPTIONS
+    "  -q, --quiet        no warnings\n";
 
 void ns_help(const char *cmd) {
     const char *text = ns__general;
@@ -185,5 +258,7 @@ void ns_help(const char *cmd) {
     else if (cmd && strcmp(cmd, "record") == 0) text = ns__record;
     else if (cmd && strcmp(cmd, "sweep") == 0) text = ns__sweep;
     else if (cmd && strcmp(cmd, "table") == 0) text = ns__table;
+    else if (cmd && strcmp(cmd, "stages") == 0) text = ns__stages;
+    else if (cmd && strcmp(cmd, "advise") == 0) text = ns__advise;
     fputs(text, stdout);
 }

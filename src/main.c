@@ -15,6 +15,8 @@ static const ns__command ns__commands[] = {
     {"record", ns_cmd_record},
     {"sweep", ns_cmd_sweep},
     {"table", ns_cmd_table},
+    {"stages", ns_cmd_stages},
+    {"advise", ns_cmd_advise},
 };
 
 int main(int argc, char **argv) {

@@ -184,6 +184,21 @@ collect() {
 }
 check "record --collect: schedule trace and strategy become tasks/tiles metrics" collect
 
+# advise: the NPUW decode lesson from runs that differ only in
+# NPUW_FUNCALL_FOR_ALL and report tokens/s (outputs shaped like llama.cpp's)
+advise_decode() {
+    local d=$R/decode
+    "$NPUSCOPE" record -q -o "$d" -n 3 --tag model=gemma --tag NPUW_FUNCALL_FOR_ALL=YES -- \
+        sh -c 'sleep 0.05; echo "eval time = 800.00 ms / 10 runs (80.00 ms per token, 12.50 tokens per second)"' || return 1
+    "$NPUSCOPE" record -q -o "$d" -n 3 --tag model=gemma --tag NPUW_FUNCALL_FOR_ALL=NO -- \
+        sh -c 'sleep 0.3; echo "eval time = 100.00 ms / 10 runs (10.00 ms per token, 100.00 tokens per second)"' || return 1
+    "$NPUSCOPE" advise --format json "$d" >"$R/advise.json" || return 1
+    jq -e '.tradeoffs | test("NPUW_FUNCALL_FOR_ALL=NO decodes at 100.00 tokens/s vs 12.50 \\(x8.00\\)") and
+           test("Use NPUW_FUNCALL_FOR_ALL=NO for the generate")' "$R/advise.json" >/dev/null ||
+        { jq .tradeoffs "$R/advise.json"; return 1; }
+}
+check "advise: the NPUW decode trade-off, compile time against tokens/s" advise_decode
+
 dry_run() {
     "$NPUSCOPE" sweep --dry-run -o "$R/dry" -n 1 -L w=1,2 --env 'W={w}' -- echo '{w}' >"$R/dry.out" || return 1
     [ ! -e "$R/dry" ] && [ "$(wc -l <"$R/dry.out")" -eq 2 ] && grep -q 'W=2 echo 2' "$R/dry.out"
