@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stages.h"
+
 /* ====== Fields ====== */
 
 int ns_field_parse(const char *spec, int as_axis, ns_field *f, const char **why) {
@@ -28,10 +30,14 @@ int ns_field_parse(const char *spec, int as_axis, ns_field *f, const char **why)
         f->name = spec + 7;
         return 0;
     }
-    if (strncmp(spec, "stage:", 6) == 0) {
-        *why = "stage:NAME needs a stage map, which npuscope does not have yet; "
-               "pass:NAME gives one pass";
-        return -1;
+    if (strncmp(spec, "stage:", 6) == 0 && !as_axis) {
+        if (!spec[6]) {
+            *why = "stage:NAME needs the name of a stage (see 'npuscope stages')";
+            return -1;
+        }
+        f->kind = NS_FIELD_STAGE;
+        f->name = spec + 6;
+        return 0;
     }
     if (as_axis) {
         if (!*spec || strchr(spec, ':')) {
@@ -65,7 +71,7 @@ int ns_field_parse(const char *spec, int as_axis, ns_field *f, const char **why)
 
 int ns_field_is_time(const ns_field *f) {
     return f->kind == NS_FIELD_WALL || f->kind == NS_FIELD_USER || f->kind == NS_FIELD_SYS ||
-           f->kind == NS_FIELD_PASS;
+           f->kind == NS_FIELD_PASS || f->kind == NS_FIELD_STAGE;
 }
 
 /* A row that is not a pass of its own: Total, Rest, and the hidden root
@@ -143,6 +149,40 @@ void ns_run_pass_sums(const ns_run *r, const ns_strmap *names, double *sums, int
     }
 }
 
+/* ====== Stages ======
+ * stage:NAME is the stage's time (self times of its rows, see stages.h)
+ * summed over the run's reports, each report under the map the automatic
+ * choice gives it (vpux for NPU compiler reports, mlir for the rest); NaN
+ * when no report's map has a stage of that name. */
+static ns_stage_sel ns__sel;
+static int ns__sel_ready;
+
+static double ns__run_stage(const ns_run *r, const char *name) {
+    if (!ns__sel_ready) {
+        if (ns_stage_sel_init(&ns__sel, NULL) != 0) return NAN;
+        ns__sel_ready = 1;
+    }
+    double sum = 0;
+    int found = 0;
+    for (int i = 0; i < r->nreports; i++) {
+        const ns_report *rep = r->reports[i];
+        const ns_stage_map *m = ns_stage_sel_pick(&ns__sel, rep);
+        int k = ns_stage_find(m, name);
+        if (k < 0) continue;
+        long n;
+        ns_stage_of *of = ns_stage_assign_new(m, rep, &n);
+        double *self = ns_xcalloc((size_t)ns_stage_count(m) + 1, sizeof *self);
+        ns_stage_sums ss;
+        ss.self = self;
+        ns_stage_sum(m, rep, of, &ss);
+        if (isfinite(self[k])) sum += self[k];
+        found = 1;
+        free(self);
+        free(of);
+    }
+    return found ? sum : NAN;
+}
+
 double ns_run_value(const ns_run *r, const ns_field *f) {
     double v = NAN;
     int found;
@@ -158,6 +198,9 @@ double ns_run_value(const ns_run *r, const ns_field *f) {
     case NS_FIELD_PASS:
         v = ns_run_pass_wall(r, f->name, &found);
         if (!found) v = NAN;
+        break;
+    case NS_FIELD_STAGE:
+        v = ns__run_stage(r, f->name);
         break;
     case NS_FIELD_TAG: {
         const char *s = ns_kv_get(&r->tags, f->name);

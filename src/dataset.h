@@ -19,8 +19,8 @@
  *                        cost over all of them (Total and Rest are never
  *                        rows; a row inside a same-named row is not counted
  *                        twice)
- *   stage:NAME           a stage of a stage map -- not available yet (the
- *                        stage map comes with the NPU layer): a usage error
+ *   stage:NAME           a stage's time (stages.h: self times of its rows)
+ *                        over the run's reports, automatic map per report
  *   AXIS                 (fit's x only) a tag whose values are numbers
  * A value a run does not have is NaN, never 0.
  *
@@ -45,6 +45,7 @@ typedef enum {
     NS_FIELD_METRIC, /* metric:NAME */
     NS_FIELD_PASS,   /* pass:NAME, summed over the run's reports */
     NS_FIELD_TAG,    /* a tag read as a number (an axis) */
+    NS_FIELD_STAGE,  /* stage:NAME, the stage's time over the run's reports */
 } ns_field_kind;
 
 typedef struct {

@@ -15,6 +15,8 @@ static const ns__command ns__commands[] = {
     {"record", ns_cmd_record},
     {"sweep", ns_cmd_sweep},
     {"table", ns_cmd_table},
+    {"fit", ns_cmd_fit},
+    {"diff", ns_cmd_diff},
     {"stages", ns_cmd_stages},
     {"advise", ns_cmd_advise},
 };

@@ -1,0 +1,112 @@
+# run_analysis.sh -- fit and diff on real compiles; sourced by tests/run.sh
+# (uses its check/ok/bad, $NPUSCOPE, $TMP, $FIX).
+#
+# Real mlir-opt-22 compiles, about 25 s on two cores:
+#   - a sweep over module size (2000 to 16000 small functions, 5 runs
+#     each): compile time must grow as a power law with an exponent near 1
+#     (0.5 to 1.5: process start-up flattens the small sizes), for the
+#     whole compile and for one pass;
+#   - A/B: B runs canonicalize,cse ten times where A runs it once, on the
+#     same input (8000 functions; B takes about twice as long), runs
+#     interleaved: the total must come out "slower" with p < 0.05, and
+#     --fail-if-slower 5 must exit 1.  On a machine busy enough to make
+#     the two sides overlap the test can miss (5 against 5 leaves no room:
+#     one swapped pair gives p = 0.016, three give 0.056), so a fresh A/B
+#     decides before the test fails;
+#   - A/A: the same command as both sides, runs interleaved: the total must
+#     be "same".  An exact test at alpha 0.05 calls a true A/A different at
+#     most ~3% of the time (5 against 5: p <= 0.032 in 8 of 252 orders), so
+#     a second, fresh A/A decides before the test fails (~0.1% together).
+# The golden cases tests/cases/fit-* and diff-* cover the output formats
+# and the errors on constructed data.
+
+AN=$TMP/analysis
+mkdir -p "$AN"
+for n in 2000 4000 8000 16000; do
+    awk -v n=$n 'BEGIN { for (i = 0; i < n; i++) {
+        printf "func.func @f%d(%%a: i32, %%b: i32) -> i32 {\n", i
+        printf "  %%0 = arith.addi %%a, %%b : i32\n  %%1 = arith.muli %%0, %%a : i32\n"
+        printf "  %%2 = arith.addi %%1, %%0 : i32\n  return %%2 : i32\n}\n" } }' >"$AN/in-$n.mlir"
+done
+AN_PIPE_A='builtin.module(inline,func.func(canonicalize,cse),convert-to-llvm)'
+AN_PIPE_B="builtin.module(inline,func.func($(printf 'canonicalize,cse,%.0s' 1 2 3 4 5 6 7 8 9)canonicalize,cse),convert-to-llvm)"
+
+# fit: a real sweep over input size
+an_sweep() {
+    "$NPUSCOPE" sweep -q -o "$AN/sweep" -n 5 -L n=2000,4000,8000,16000 -- \
+        mlir-opt-22 --mlir-timing "--pass-pipeline=$AN_PIPE_A" "$AN/in-{n}.mlir" -o /dev/null
+}
+check "analysis: sweep of 4 sizes x 5 real mlir-opt-22 compiles" an_sweep
+an_fit() {
+    local y=$1
+    "$NPUSCOPE" fit --format json --x n --y "$y" "$AN/sweep" >"$AN/fit.json" || return 1
+    jq -e '.fits | length == 1' "$AN/fit.json" >/dev/null || { cat "$AN/fit.json"; return 1; }
+    jq -e '.fits[0] | .group == null and .exponent > 0.5 and .exponent < 1.5 and .r2 > 0.9 and
+           .n == 4 and (.points | length) == 4 and all(.points[]; .n == 5 and .in_fit) and
+           ([.points[].x] == [2000, 4000, 8000, 16000]) and .ci95[0] < .exponent and
+           .exponent < .ci95[1] and (.local_slopes | length) == 3' "$AN/fit.json" >/dev/null ||
+        { jq -c '.fits[0] | del(.points)' "$AN/fit.json"; return 1; }
+    # text and csv agree with json on the exponent
+    local e; e=$(jq -r '.fits[0].exponent' "$AN/fit.json")
+    "$NPUSCOPE" fit --x n --y "$y" "$AN/sweep" | grep -q "exponent $(printf '%.4f' "$e")," ||
+        { echo "text exponent differs from $e"; return 1; }
+    [ "$("$NPUSCOPE" fit --format csv --x n --y "$y" "$AN/sweep" | awk -F, 'NR > 1 { print $14 }' | sort -u)" = "$e" ]
+}
+check "analysis: fit --x n --y wall: exponent 0.5-1.5, R2 > 0.9, 4 points of 5 runs" an_fit wall
+check "analysis: fit --x n --y pass:Canonicalizer (summed over its rows)" an_fit pass:Canonicalizer
+check "analysis: fit --x n --y stage:passes (the generic stage map)" an_fit stage:passes
+
+# diff: B really is slower
+an_ab_once() {
+    local out=$1 i rc
+    for i in 1 2 3 4 5; do # interleaved, so a drift of the machine hits both sides
+        "$NPUSCOPE" record -q -o "$out" --tag side=a -- \
+            mlir-opt-22 --mlir-timing "--pass-pipeline=$AN_PIPE_A" "$AN/in-8000.mlir" -o /dev/null || return 2
+        "$NPUSCOPE" record -q -o "$out" --tag side=b -- \
+            mlir-opt-22 --mlir-timing "--pass-pipeline=$AN_PIPE_B" "$AN/in-8000.mlir" -o /dev/null || return 2
+    done
+    "$NPUSCOPE" diff --format json --a side=a --b side=b "$out" >"$out.json" 2>"$out.err" || return 2
+    [ ! -s "$out.err" ] || { echo "unexpected messages:"; cat "$out.err"; return 2; }
+    jq -e '.rows[0] | .name == "total" and .a_n == 5 and .b_n == 5' "$out.json" >/dev/null || return 2
+    jq -e '.rows[0] | .p < 0.05 and .verdict == "slower" and .ratio > 1.05 and .shift > 0' \
+        "$out.json" >/dev/null || { jq -c '.rows[0]' "$out.json"; return 1; }
+    # where it went: Canonicalizer (ten rows in B, summed) is slower too
+    jq -e '[.rows[] | select(.name == "Canonicalizer")][0] | .verdict == "slower" and .ratio > 2' \
+        "$out.json" >/dev/null || { jq -c '.rows[]' "$out.json"; return 1; }
+    "$NPUSCOPE" diff --a side=a --b side=b "$out" | grep -q '^total .* slower$' || return 2
+    "$NPUSCOPE" diff -q --fail-if-slower 5 --a side=a --b side=b "$out" >/dev/null 2>"$out.gate"; rc=$?
+    [ "$rc" -eq 1 ] || { echo "--fail-if-slower 5: exit $rc"; return 2; }
+    grep -q "total is slower" "$out.gate" || { cat "$out.gate"; return 2; }
+    # the other way round B is faster, and the gate stays open
+    "$NPUSCOPE" diff -q --format csv --fail-if-slower 5 --a side=b --b side=a "$out" >"$out.csv" ||
+        { echo "B -> A tripped the gate"; return 2; }
+    grep -q '^total,total,5,5,.*,faster$' "$out.csv" || { cat "$out.csv"; return 2; }
+}
+an_ab() {
+    an_ab_once "$AN/ab1" && return 0
+    [ $? -eq 2 ] && return 1
+    echo "(the first A/B missed the difference; a fresh A/B decides)"
+    an_ab_once "$AN/ab2"
+}
+check "analysis: diff A/B (B runs canonicalize,cse 10x): total slower, p < 0.05, gate exits 1" an_ab
+
+# diff: A against A
+an_aa_once() {
+    local out=$1 i
+    for i in 1 2 3 4 5; do
+        for side in a b; do
+            "$NPUSCOPE" record -q -o "$out" --tag side=$side -- \
+                mlir-opt-22 --mlir-timing "--pass-pipeline=$AN_PIPE_A" "$AN/in-2000.mlir" -o /dev/null || return 2
+        done
+    done
+    "$NPUSCOPE" diff --format json --fail-if-slower 5 --a side=a --b side=b "$out" >"$out.json" || return 1
+    jq -e '.rows[0] | .name == "total" and .a_n == 5 and .b_n == 5 and .verdict == "same"' \
+        "$out.json" >/dev/null || { jq -c '.rows[0]' "$out.json"; return 1; }
+}
+an_aa() {
+    an_aa_once "$AN/aa1" && return 0
+    [ $? -eq 2 ] && return 1
+    echo "(first A/A called a difference; a fresh A/A decides)"
+    an_aa_once "$AN/aa2"
+}
+check "analysis: diff A/A (same command, interleaved): total same" an_aa
