@@ -68,6 +68,7 @@ typedef struct {
     int warmups;           /* --warmup runs */
     int primers;           /* warm runs that filled the cache */
     double cache_x;        /* median cold / median warm of the configuration */
+    double base_ratio;     /* --baseline: median / the baseline row's median */
     double *metrics;       /* median per metric (table order), NaN if none */
     double *shares;        /* --stages: median share per stage (table order), NaN if none */
     int regime;            /* --stages: stage with the largest share, -1 if none */
@@ -86,6 +87,9 @@ typedef struct {
     int stages;        /* --stages given: stage shares and regime */
     ns_strmap snames;  /* stage names, in the maps' order of declaration */
     double *run_share; /* share of stage k in run i: [i * snames.count + k], NaN if unknown */
+    const char *base_key;   /* --baseline K=V: the axis ... */
+    const char *base_value; /* ... and its baseline value */
+    const char *base_by;    /* --by AXIS: group the ratios' medians */
 } ns__table;
 
 static int ns__counted(const ns_run *r) { return ns_run_ok(r) && !r->warmup && !r->primer; }
@@ -244,6 +248,102 @@ static void ns__cache_ratios(ns__table *t) {
     }
 }
 
+/* ====== Baseline ratios ======
+ * --baseline precision=int8: every row's median over the median of the row
+ * that differs from it only in that tag, where the tag has the baseline
+ * value (same mode).  Rows without such a partner get no ratio. */
+static void ns__put_g(ns_buf *b, double v, const char *missing);
+
+static int ns__is_partner(const ns__row *x, const ns__row *b, const char *key, const char *value) {
+    if (strcmp(x->mode, b->mode) != 0 || x->ntags != b->ntags) return 0;
+    const char *bv = ns__row_tag(b, key), *xv = ns__row_tag(x, key);
+    if (!bv || !xv || strcmp(bv, value) != 0) return 0;
+    for (int i = 0; i < x->ntags; i++) {
+        if (!strcmp(x->tags[i]->key, key)) continue;
+        const char *o = ns__row_tag(b, x->tags[i]->key);
+        if (!o || strcmp(o, x->tags[i]->value) != 0) return 0;
+    }
+    return 1;
+}
+
+static void ns__baseline(ns__table *t) {
+    for (int i = 0; i < t->nrows; i++) {
+        ns__row *x = &t->rows[i];
+        x->base_ratio = NAN;
+        if (!t->base_key) continue;
+        for (int j = 0; j < t->nrows; j++)
+            if (ns__is_partner(x, &t->rows[j], t->base_key, t->base_value)) {
+                double r = t->rows[j].median > 0 ? x->median / t->rows[j].median : NAN;
+                x->base_ratio = isfinite(r) ? r : NAN;
+            }
+    }
+}
+
+/* The median ratio per (value of the tag, --by value, mode) over rows
+ * that are not the baseline themselves: "int4 is 0.97x int8 for m1". */
+static void ns__baseline_summary(ns_buf *b, const ns__table *t, int json) {
+    if (!t->base_key) return;
+    int n = 0;
+    if (json) ns_buf_puts(b, ",\"baseline\":{\"tag\":");
+    if (json) {
+        ns_json_str(b, t->base_key);
+        ns_buf_puts(b, ",\"value\":");
+        ns_json_str(b, t->base_value);
+        ns_buf_puts(b, ",\"by\":");
+        if (t->base_by) ns_json_str(b, t->base_by);
+        else ns_buf_puts(b, "null");
+        ns_buf_puts(b, ",\"groups\":[");
+    } else {
+        ns_buf_printf(b, "\nmedian ratio to %s=%s%s%s:\n", t->base_key, t->base_value,
+                      t->base_by ? " by " : "", t->base_by ? t->base_by : "");
+    }
+    int *done = ns_xcalloc((size_t)t->nrows + 1, sizeof *done);
+    double *v = ns_xcalloc((size_t)t->nrows + 1, sizeof *v);
+    for (int i = 0; i < t->nrows; i++) {
+        const ns__row *x = &t->rows[i];
+        const char *xv = ns__row_tag(x, t->base_key);
+        const char *xb = t->base_by ? ns__row_tag(x, t->base_by) : "";
+        if (done[i] || !isfinite(x->base_ratio) || !xv || !xb || !strcmp(xv, t->base_value)) continue;
+        int k = 0;
+        for (int j = i; j < t->nrows; j++) {
+            const ns__row *y = &t->rows[j];
+            const char *yv = ns__row_tag(y, t->base_key);
+            const char *yb = t->base_by ? ns__row_tag(y, t->base_by) : "";
+            if (done[j] || !isfinite(y->base_ratio) || !yv || !yb || strcmp(yv, xv) ||
+                strcmp(yb, xb) || strcmp(y->mode, x->mode))
+                continue;
+            done[j] = 1;
+            v[k++] = y->base_ratio;
+        }
+        double med = ns_median(v, (size_t)k), lo = ns_min(v, (size_t)k), hi = ns_max(v, (size_t)k);
+        if (json) {
+            ns_buf_puts(b, n++ ? ",{\"value\":" : "{\"value\":");
+            ns_json_str(b, xv);
+            ns_buf_puts(b, ",\"by\":");
+            if (t->base_by) ns_json_str(b, xb);
+            else ns_buf_puts(b, "null");
+            ns_buf_puts(b, ",\"mode\":");
+            ns_json_str(b, x->mode);
+            ns_buf_printf(b, ",\"n\":%d,\"median_ratio\":", k);
+            ns__put_g(b, med, "null");
+            ns_buf_puts(b, ",\"min_ratio\":");
+            ns__put_g(b, lo, "null");
+            ns_buf_puts(b, ",\"max_ratio\":");
+            ns__put_g(b, hi, "null");
+            ns_buf_putc(b, '}');
+        } else {
+            n++;
+            ns_buf_printf(b, "  %s=%s%s%s %s: x%.3f (%d configuration%s, x%.3f to x%.3f)\n",
+                          t->base_key, xv, t->base_by ? ", " : "", t->base_by ? xb : "", x->mode,
+                          med, k, k == 1 ? "" : "s", lo, hi);
+        }
+    }
+    if (json) ns_buf_puts(b, "]}");
+    else if (!n) ns_buf_puts(b, "  (no configuration has a baseline partner)\n");
+    free(done);
+    free(v);
+}
+
 /* ====== Stage shares ====== */
 
 /* The stage names of every report's map, then each run's share of each
@@ -337,7 +437,7 @@ static int ns__cmp_row(const void *pa, const void *pb) {
  * JSON names are the contract. */
 enum {
     NS__C_MODE, NS__C_N, NS__C_MEDIAN, NS__C_MEAN, NS__C_STDDEV, NS__C_MIN, NS__C_MAX,
-    NS__C_UOW, NS__C_RSS, NS__C_FAIL, NS__C_WARMUP, NS__C_PRIMER, NS__C_CACHE, NS__C_COUNT
+    NS__C_UOW, NS__C_RSS, NS__C_FAIL, NS__C_WARMUP, NS__C_PRIMER, NS__C_CACHE, NS__C_BASE, NS__C_COUNT
 };
 
 static const struct {
@@ -358,6 +458,7 @@ static const struct {
     {"warmups", "warmups", NULL},
     {"primers", "primers", NULL},
     {"cache_x", "cache x", "%.2f"},
+    {"baseline_ratio", "x base", "%.3f"},
 };
 
 static double ns__col_value(const ns__row *x, int c) {
@@ -374,6 +475,7 @@ static double ns__col_value(const ns__row *x, int c) {
     case NS__C_WARMUP: return x->warmups;
     case NS__C_PRIMER: return x->primers;
     case NS__C_CACHE: return x->cache_x;
+    case NS__C_BASE: return x->base_ratio;
     default: return NAN;
     }
 }
@@ -463,7 +565,8 @@ static char *ns__cell_new(const ns__table *t, const ns__row *x, const ns__tcol *
  * cache x only when one is known. */
 static int ns__col_shown(const ns__table *t, int c) {
     int count = c == NS__C_FAIL || c == NS__C_WARMUP || c == NS__C_PRIMER;
-    if (!count && c != NS__C_UOW && c != NS__C_RSS && c != NS__C_CACHE) return 1;
+    if (!count && c != NS__C_UOW && c != NS__C_RSS && c != NS__C_CACHE && c != NS__C_BASE)
+        return 1;
     for (int i = 0; i < t->nrows; i++) {
         double v = ns__col_value(&t->rows[i], c);
         if (count ? v != 0 : isfinite(v)) return 1;
@@ -644,7 +747,9 @@ static void ns__render_json(ns_buf *b, const ns__table *t) {
         }
         ns_buf_putc(b, '}');
     }
-    ns_buf_puts(b, "\n]}\n");
+    ns_buf_puts(b, "\n]");
+    ns__baseline_summary(b, t, 1);
+    ns_buf_puts(b, "}\n");
 }
 
 /* ====== The command ====== */
@@ -671,6 +776,7 @@ int ns_cmd_table(int argc, char **argv) {
     const char *stage_spec = NULL; /* --stages=MAP */
     ns_strmap_init(&t.snames);
     char *tagcols = NULL; /* copy of --tag-columns, owner of its key names */
+    char *base_key = NULL; /* --baseline's tag name (owned) */
     const char **dirs = ns_xcalloc((size_t)argc, sizeof *dirs);
     int ndirs = 0, rc = NS_EXIT_OK, quiet = 0, unreadable = 0;
     const char *v;
@@ -694,6 +800,20 @@ int ns_cmd_table(int argc, char **argv) {
                 rc = ns_args_usage(&a, "--format: text, csv, json or markdown, not '%s'", v);
                 goto out;
             }
+        } else if ((m = ns_args_value(&a, "--baseline", &v))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v || !eq[1]) {
+                rc = ns_args_usage(&a, "--baseline: TAG=VALUE, e.g. precision=int8, not '%s'", v);
+                goto out;
+            }
+            free(base_key);
+            base_key = ns_strndup(v, (size_t)(eq - v));
+            t.base_key = base_key;
+            t.base_value = eq + 1;
+        } else if ((m = ns_args_value(&a, "--by", &v))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+            t.base_by = v;
         } else if ((m = ns_args_value(&a, "--tag-columns", &v))) {
             if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
             free(tagcols);
@@ -749,6 +869,8 @@ int ns_cmd_table(int argc, char **argv) {
         ns__sort_table = &t;
         qsort(t.rows, (size_t)t.nrows, sizeof *t.rows, ns__cmp_row);
         ns__cache_ratios(&t);
+        if (t.base_by && !t.base_key) ns_warn_at(NULL, 0, "--by groups --baseline ratios; without --baseline it does nothing");
+        ns__baseline(&t);
         if (fmt == NS__TAB_TEXT) {
             int counted = 0;
             for (int i = 0; i < t.nrows; i++) counted += t.rows[i].n;
@@ -757,6 +879,7 @@ int ns_cmd_table(int argc, char **argv) {
                           t.nruns, t.nruns == 1 ? "" : "s", t.nrows, t.nrows == 1 ? "" : "s",
                           counted, counted == 1 ? "" : "s");
             ns__render_grid(&b, &t, 0);
+            ns__baseline_summary(&b, &t, 0);
         } else if (fmt == NS__TAB_MD) {
             ns__render_grid(&b, &t, 1);
         } else if (fmt == NS__TAB_CSV) {
@@ -794,6 +917,7 @@ out:
     free(t.keys);
     free(t.metrics);
     free(tagcols);
+    free(base_key);
     free(dirs);
     ns_buf_free(&b);
     return rc;

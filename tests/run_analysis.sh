@@ -110,3 +110,25 @@ an_aa() {
     an_aa_once "$AN/aa2"
 }
 check "analysis: diff A/A (same command, interleaved): total same" an_aa
+
+# table --baseline: every configuration relative to the one that differs
+# only in precision (a real sweep of commands with known durations: int4
+# a little faster than int8, fp16 faster for m1 and much slower for m2 --
+# the pattern of the published study)
+an_baseline() {
+    local d=$AN/prec m p s
+    for m in m1 m2; do
+        for p in int8 int4 fp16; do
+            case $m/$p in */int8) s=0.20;; */int4) s=0.18;; m1/fp16) s=0.12;; m2/fp16) s=0.38;; esac
+            "$NPUSCOPE" sweep -q -o "$d" -n 3 -L model=$m -L precision=$p -- sleep $s || return 1
+        done
+    done
+    "$NPUSCOPE" table --format json --baseline precision=int8 --by model "$d" >"$AN/base.json" || return 1
+    jq -e '[.rows[] | select(.tags.precision == "int8") | .baseline_ratio] == [1, 1] and
+           ([.baseline.groups[] | select(.value == "int4") | .median_ratio < 1] | all) and
+           ([.baseline.groups[] | select(.value == "fp16" and .by == "m1") | .median_ratio < 0.8] | all) and
+           ([.baseline.groups[] | select(.value == "fp16" and .by == "m2") | .median_ratio > 1.5] | all) and
+           (.baseline.groups | length) == 4' "$AN/base.json" >/dev/null || { jq -c .baseline "$AN/base.json"; return 1; }
+    "$NPUSCOPE" table --baseline precision=int8 --by model "$d" | grep -q "median ratio to precision=int8 by model"
+}
+check "analysis: table --baseline precision=int8 --by model (ratios and their medians)" an_baseline
