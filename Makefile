@@ -4,6 +4,7 @@
 #   make check      install missing test tools (apt-get, as root), build, run every test
 #   make demo       run the main job on the embedded example
 #   make bench      benchmarks (ratios against baselines measured in the same run)
+#   make bench-report   only the report's benchmarks (page speed in Chromium, a big sweep)
 #   make install PREFIX=/usr/local
 #   make fixtures   regenerate tests/fixtures from the real compilers
 #
@@ -24,10 +25,12 @@ LDFLAGS += -fsanitize=address,undefined
 endif
 
 SRCS    = $(filter-out src/main.c,$(wildcard src/*.c))
-OBJS    = $(SRCS:src/%.c=$(BUILD)/%.o)
+# the report page's CSS and JS, compiled in as C strings (tools/embed.sh)
+WEB     = web/report.css web/report.js
+OBJS    = $(SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/web_assets.o
 DEPS    = $(OBJS:.o=.d) $(BUILD)/main.d
 
-.PHONY: all check test demo bench install clean fixtures units
+.PHONY: all check test demo bench bench-report install clean fixtures units
 
 all: npuscope
 
@@ -39,6 +42,12 @@ $(BUILD)/npuscope: $(OBJS) $(BUILD)/main.o
 
 $(BUILD)/%.o: src/%.c | $(BUILD)
 	$(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/web_assets.c: tools/embed.sh $(WEB) | $(BUILD)
+	sh tools/embed.sh $(WEB) >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/web_assets.o: $(BUILD)/web_assets.c
+	$(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) -c -o $@ $<
 
 # unit test programs: tests/unit*.c, each linked with every module
 UNITS   = $(patsubst tests/%.c,$(BUILD)/%,$(wildcard tests/unit*.c))
@@ -73,7 +82,12 @@ demo:
 bench:
 	@sh tests/deps.sh bench
 	@$(MAKE) --no-print-directory all
-	@bash tests/bench.sh
+	@bash tests/bench.sh; rc=$$?; bash tests/bench_report.sh || rc=1; exit $$rc
+
+# the report's part of the benchmarks alone
+bench-report:
+	@$(MAKE) --no-print-directory all
+	@bash tests/bench_report.sh
 
 fixtures:
 	bash tests/fixtures/gen.sh

@@ -21,3 +21,7 @@ echo "(an NPUW LLM compile is 7 sub-model compiles, 7 reports; this log is"
 echo " constructed from the NPU compiler's documented format, not captured)"
 echo
 ./npuscope top -n 8 tests/fixtures/constructed-npuw-7.log
+echo
+echo "${bold}\$ npuscope report $log${norm}"
+./npuscope report -o npuscope-report.html "$log"
+echo "open file://$(pwd)/npuscope-report.html in a browser"

@@ -69,6 +69,7 @@ typedef struct {
     int primers;           /* warm runs that filled the cache */
     double cache_x;        /* median cold / median warm of the configuration */
     double base_ratio;     /* --baseline: median / the baseline row's median */
+    int outliers;          /* counted runs flagged by MAD (kept in every statistic) */
     double *metrics;       /* median per metric (table order), NaN if none */
     double *shares;        /* --stages: median share per stage (table order), NaN if none */
     int regime;            /* --stages: stage with the largest share, -1 if none */
@@ -199,6 +200,8 @@ static void ns__summarize(ns__table *t, ns__row *x) {
     x->stddev = ns_stddev(wall, (size_t)n);
     x->min = ns_min(wall, (size_t)n);
     x->max = ns_max(wall, (size_t)n);
+    /* outliers by the modified z-score: flagged, still counted */
+    x->outliers = (int)ns_outliers(wall, (size_t)n, NULL);
     x->median = ns_median(wall, (size_t)n); /* last: it sorts wall */
     x->user_over_wall = ns_median(uow, (size_t)n);
     x->peak_rss_mb = ns_median(rss, (size_t)n);
@@ -437,7 +440,7 @@ static int ns__cmp_row(const void *pa, const void *pb) {
  * JSON names are the contract. */
 enum {
     NS__C_MODE, NS__C_N, NS__C_MEDIAN, NS__C_MEAN, NS__C_STDDEV, NS__C_MIN, NS__C_MAX,
-    NS__C_UOW, NS__C_RSS, NS__C_FAIL, NS__C_WARMUP, NS__C_PRIMER, NS__C_CACHE, NS__C_BASE, NS__C_COUNT
+    NS__C_UOW, NS__C_RSS, NS__C_FAIL, NS__C_WARMUP, NS__C_PRIMER, NS__C_OUTLIER, NS__C_CACHE, NS__C_BASE, NS__C_COUNT
 };
 
 static const struct {
@@ -457,6 +460,7 @@ static const struct {
     {"failures", "failed", NULL},
     {"warmups", "warmups", NULL},
     {"primers", "primers", NULL},
+    {"outliers", "outliers", NULL},
     {"cache_x", "cache x", "%.2f"},
     {"baseline_ratio", "x base", "%.3f"},
 };
@@ -474,6 +478,7 @@ static double ns__col_value(const ns__row *x, int c) {
     case NS__C_FAIL: return x->failures;
     case NS__C_WARMUP: return x->warmups;
     case NS__C_PRIMER: return x->primers;
+    case NS__C_OUTLIER: return x->outliers;
     case NS__C_CACHE: return x->cache_x;
     case NS__C_BASE: return x->base_ratio;
     default: return NAN;
@@ -564,7 +569,7 @@ static char *ns__cell_new(const ns__table *t, const ns__row *x, const ns__tcol *
  * warmups and primers only when one is not zero; user/wall, peak MB and
  * cache x only when one is known. */
 static int ns__col_shown(const ns__table *t, int c) {
-    int count = c == NS__C_FAIL || c == NS__C_WARMUP || c == NS__C_PRIMER;
+    int count = c == NS__C_FAIL || c == NS__C_WARMUP || c == NS__C_PRIMER || c == NS__C_OUTLIER;
     if (!count && c != NS__C_UOW && c != NS__C_RSS && c != NS__C_CACHE && c != NS__C_BASE)
         return 1;
     for (int i = 0; i < t->nrows; i++) {

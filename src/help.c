@@ -21,6 +21,7 @@ static const char ns__general[] =
     "  diff     A against B: total, passes, metrics, exact Mann-Whitney U\n"
     "  stages   show, check or apply a stage map (which stage each row is)\n"
     "  advise   the regime of each compile and what to change, with numbers\n"
+    "  report   one self-contained HTML page: findings, trees, tables, figures\n"
     "\n"
     "INPUT is a log file (any text holding MLIR --mlir-timing reports, LLVM\n"
     "-time-passes / -ftime-report tables, MLIR JSON timing output), a Chrome\n"
@@ -177,6 +178,9 @@ static const char ns__table[] =
     "  peak MB            median peak resident memory of the process tree (MiB)\n"
     "  failed             runs that did not succeed (warmups and primers aside)\n"
     "  warmups, primers   runs kept but not counted\n"
+    "  outliers           counted runs whose wall time is an outlier (modified\n"
+    "                     z-score of the median absolute deviation > 3.5):\n"
+    "                     flagged, never dropped -- the statistics include them\n"
     "  cache x            median cold / median warm of the same configuration\n"
     "  NAME               median of each metric (record --metric NAME=REGEX)\n"
     "  regime, STAGE      with --stages: the stage with the largest share, and\n"
@@ -344,6 +348,40 @@ static const char ns__advise[] =
     NS__NPU_OPTIONS
     "  -q, --quiet        no warnings\n";
 
+static const char ns__report[] =
+    "usage: npuscope report [OPTIONS] INPUT...\n"
+    "\n"
+    "Write one self-contained HTML page about the input: key findings as\n"
+    "sentences with their numbers; an explorer of every timing tree (click or\n"
+    "arrow keys to expand, search, share bars of each report's total, wall and\n"
+    "user columns, a threshold that elides small rows); the heaviest passes by\n"
+    "stage; and for run folders the runs table (cold/warm, cache x) and figures\n"
+    "drawn as SVG: a log-log scaling plot with fitted power laws for every tag\n"
+    "with 3 or more numeric values, a regime map of the dominant stage over the\n"
+    "first two tags, stage fingerprints per configuration, and ratios to a\n"
+    "baseline.  For run folders the explorer shows the median run of each\n"
+    "configuration and mode.  The page makes no network request (its\n"
+    "Content-Security-Policy forbids them), works from file://, follows the\n"
+    "light or dark scheme, prints cleanly, and is the same bytes for the same\n"
+    "input.\n"
+    "\n"
+    "options:\n"
+    "  -o FILE            the page (default npuscope-report.html; - for standard\n"
+    "                     output); its path is printed on standard error\n"
+    "  --svg-dir DIR      also write each figure as DIR/NAME.svg\n"
+    "  --stages MAP       stage map: auto (default: vpux for NPU compiler reports,\n"
+    "                     mlir for the others), vpux, mlir, or a FILE\n"
+    "  --a K=V[,K=V]      with --b: compare two tag selections of the runs\n"
+    "  --b K=V[,K=V]      (medians, B/A, exact Mann-Whitney p, verdict)\n"
+    "  --baseline K=V     ratios to this tag value (default: precision=int8 when\n"
+    "                     the runs have that tag value)\n"
+    "  --label-regex RE   as for tree\n"
+    NS__NPU_OPTIONS
+    "  -q, --quiet        no warnings\n"
+    "\n"
+    "exit codes: 0 page written, 1 no timing report or run found, 2 usage\n"
+    "error, unreadable input or unwritable output.\n";
+
 void ns_help(const char *cmd) {
     const char *text = ns__general;
     if (cmd && strcmp(cmd, "tree") == 0) text = ns__tree;
@@ -355,5 +393,6 @@ void ns_help(const char *cmd) {
     else if (cmd && strcmp(cmd, "fit") == 0) text = ns__fit;
     else if (cmd && strcmp(cmd, "diff") == 0) text = ns__diff;
     else if (cmd && strcmp(cmd, "advise") == 0) text = ns__advise;
+    else if (cmd && strcmp(cmd, "report") == 0) text = ns__report;
     fputs(text, stdout);
 }

@@ -19,6 +19,7 @@ static const ns__command ns__commands[] = {
     {"diff", ns_cmd_diff},
     {"stages", ns_cmd_stages},
     {"advise", ns_cmd_advise},
+    {"report", ns_cmd_report},
 };
 
 int main(int argc, char **argv) {

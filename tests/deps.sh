@@ -1,7 +1,8 @@
 #!/bin/sh
 # deps.sh -- install what npuscope needs on Debian when it is missing.
 #   deps.sh build   compiler, make, jansson            (make, make demo)
-#   deps.sh test    + real compilers and tools the tests run (make check)
+#   deps.sh test    + real compilers and tools the tests run, node, npm and
+#                   chromium for the report's browser tests (make check)
 #   deps.sh bench   + GNU time for peak-RSS figures     (make bench)
 # As root it runs `apt-get update` once and installs; otherwise it prints
 # the command to run and fails.
@@ -24,6 +25,13 @@ if [ "$mode" != build ]; then
     have timeout || want coreutils
     have parallel || want parallel
     [ -x /usr/bin/time ] || want time
+fi
+if [ "$mode" = test ]; then
+    # the report page's browser tests (tests/run_browser.sh): node's test
+    # runner drives Debian's chromium through playwright-core (npm ci)
+    have node || want nodejs
+    have npm || want npm
+    [ -x /usr/bin/chromium ] || want chromium
 fi
 if [ "$mode" = bench ]; then
     [ -x /usr/bin/time ] || want time

@@ -211,6 +211,8 @@ check "npu facts: none without --npu, none in non-NPU logs" npu_no_leak
 # ---------------------------------------------------------------- 6b. record, sweep, table
 # shellcheck source=tests/run_record.sh
 . tests/run_record.sh
+# shellcheck source=tests/run_browser.sh
+. tests/run_browser.sh
 # shellcheck source=tests/run_analysis.sh
 . tests/run_analysis.sh
 

@@ -132,3 +132,14 @@ an_baseline() {
     "$NPUSCOPE" table --baseline precision=int8 --by model "$d" | grep -q "median ratio to precision=int8 by model"
 }
 check "analysis: table --baseline precision=int8 --by model (ratios and their medians)" an_baseline
+
+# outliers: one slow run among six is flagged and still counted
+an_outlier() {
+    local d=$AN/outl
+    echo 0.10 >"$AN/dur"
+    "$NPUSCOPE" record -q -o "$d" -n 5 --tag c=x -- sh -c 'sleep $(cat "$0")' "$AN/dur" || return 1
+    echo 0.60 >"$AN/dur"
+    "$NPUSCOPE" record -q -o "$d" -n 1 --tag c=x -- sh -c 'sleep $(cat "$0")' "$AN/dur" || return 1
+    "$NPUSCOPE" table --format json "$d" | jq -e '.rows[0] | .n == 6 and .outliers == 1 and .max_s > 0.5' >/dev/null
+}
+check "analysis: table flags the outlier run (MAD) and keeps it" an_outlier

@@ -8,7 +8,7 @@
 
 R=$TMP/rec
 mkdir -p "$R"
-awk 'BEGIN { for (i = 0; i < 6000; i++) {
+awk 'BEGIN { for (i = 0; i < 12000; i++) {
     printf "func.func @f%d(%%a: i32, %%b: i32) -> i32 {\n", i
     printf "  %%0 = arith.addi %%a, %%b : i32\n  %%1 = arith.muli %%0, %%a : i32\n"
     printf "  %%2 = arith.addi %%1, %%0 : i32\n  return %%2 : i32\n}\n" } }' >"$R/big.mlir"
@@ -23,7 +23,7 @@ rec_real() {
     [ "$n" -eq 3 ] || { echo "$n run folders"; return 1; }
     local d
     for d in "$R"/r1/run-*; do
-        jq -e '.ok and .exit_code == 0 and .wall_s > 0.2 and (.reports | length) == 1 and
+        jq -e '.ok and .exit_code == 0 and .wall_s > 0.5 and (.reports | length) == 1 and
                .reports[0].complete and .tags.model == "big" and .peak_rss_mb > 10' \
             "$d/run.json" >/dev/null || { echo "$d/run.json"; return 1; }
         "$NPUSCOPE" tree --format json "$d/stderr.log" | jq -c '.reports[0].root' >"$R/direct"
@@ -198,6 +198,23 @@ advise_decode() {
         { jq .tradeoffs "$R/advise.json"; return 1; }
 }
 check "advise: the NPUW decode trade-off, compile time against tokens/s" advise_decode
+
+# two sweeps racing on one folder: every run id exactly once, nothing
+# half-written, nothing overwritten
+racing() {
+    local out=$R/race
+    "$NPUSCOPE" sweep -q -o "$out" -n 3 -L i=1,2,3,4 -- sh -c 'sleep 0.0{i}' &
+    local p1=$!
+    "$NPUSCOPE" sweep -q -o "$out" -n 3 -L i=1,2,3,4 -- sh -c 'sleep 0.0{i}' &
+    local p2=$!
+    wait $p1 || return 1
+    wait $p2 || return 1
+    [ "$(find "$out" -mindepth 1 -maxdepth 1 ! -name '.*' | wc -l)" -eq 12 ] || { ls -a "$out"; return 1; }
+    [ -z "$(find "$out" -mindepth 1 -maxdepth 1 -name '.tmp*')" ] || { echo "temporary folder left"; return 1; }
+    local d
+    for d in "$out"/i-*; do jq -e '.ok' "$d/run.json" >/dev/null || return 1; done
+}
+check "two sweeps racing on one folder: each run once, none half-written" racing
 
 dry_run() {
     "$NPUSCOPE" sweep --dry-run -o "$R/dry" -n 1 -L w=1,2 --env 'W={w}' -- echo '{w}' >"$R/dry.out" || return 1

@@ -1,0 +1,119 @@
+// figures.test.mjs -- a report over sweeps shows its tables and figures.
+//
+// Two sweeps: a real one (`npuscope sweep` of `sh -c 'sleep 0.0{n}; cat
+// LOG'`, cold and warm, where LOG is the constructed NPU compiler log, so
+// each run keeps a vpux report), and a constructed one (gen.mjs makeSweep:
+// model x window x precision whose dominant stage moves with the window).
+// The page must hold the runs table, the diff table (--a/--b), and every
+// figure with the marks its data asks for, each mark with a <title>; the
+// --svg-dir copies must be well-formed SVG of the same figures.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fixtures, launch, open, out, report, run, screenshot } from './lib.mjs';
+import { makeSweep } from './gen.mjs';
+
+let browser, real, built, svgDir;
+const log = path.join(fixtures, 'constructed-npu-2025.log');
+
+before(async () => {
+  const dir = path.join(out, 'real-sweep');
+  const r = run(['sweep', '-q', '-o', dir, '-n', '2', '-L', 'n=1,2,4', '-L', 'precision=int8,fp16',
+    '--modes', 'cold,warm', '--', 'sh', '-c', `sleep 0.0{n}; cat '${log}'`]);
+  assert.equal(r.status, 0, r.stderr);
+  svgDir = path.join(out, 'svg');
+  real = report('real-sweep', ['--svg-dir', svgDir, '--a', 'precision=int8', '--b', 'precision=fp16', dir]);
+  const cdir = path.join(out, 'built-sweep');
+  makeSweep(cdir, { models: { m1: 0.5, m2: 3, m3: 14 }, windows: [128, 512, 2048, 8192], precisions: ['int8', 'int4', 'fp16'], repeats: 3 });
+  built = report('built-sweep', [cdir]);
+  browser = await launch();
+});
+after(async () => { await browser.close(); });
+
+// Counts of each kind of mark, and the marks without a <title>.
+async function marks(page) {
+  return page.evaluate(() => {
+    const count = (sel) => document.querySelectorAll(sel).length;
+    const kinds = ['circle.pt', 'path.spread', 'path.fit', 'rect.cell', 'rect.seg', 'rect.bar', 'circle.ratio', 'polyline.ratio-line'];
+    const c = {};
+    for (const k of kinds) c[k] = count(`figure svg ${k}`);
+    const all = document.querySelectorAll('figure svg :is(circle, rect.bar, rect.seg, rect.cell, path.fit, path.spread, polyline)');
+    c.untitled = [...all].filter((m) => !m.querySelector(':scope > title')).length;
+    c.figures = [...document.querySelectorAll('figure')].map((f) => f.id);
+    c.svgTitles = [...document.querySelectorAll('figure svg > title')].map((t) => t.textContent);
+    return c;
+  });
+}
+
+test('a real sweep: runs and diff tables, scaling, regime, fingerprint and ratio figures', async () => {
+  const { page, seen, url } = await open(browser, real);
+  const m = await marks(page);
+  assert.deepEqual(m.figures, ['heaviest-passes', 'scaling-n', 'regime-precision-n', 'fingerprint', 'ratio-precision']);
+  // scaling: n = 1, 2, 4 for each precision (cold): 6 points, 2 fitted lines
+  assert.equal(m['circle.pt'], 6);
+  assert.equal(m['path.fit'], 2);
+  assert.ok(m['path.spread'] <= 6);
+  assert.equal(m['rect.cell'], 6);                  // precision x n
+  assert.equal(m['rect.seg'] % 12, 0);               // 12 configurations x modes, a segment per stage
+  assert.ok(m['rect.seg'] >= 12);
+  assert.equal(m['circle.ratio'], 3);                // fp16 / int8 at n = 1, 2, 4
+  assert.equal(m['polyline.ratio-line'], 1);
+  assert.ok(m['rect.bar'] >= 10);
+  assert.equal(m.untitled, 0, 'every mark has a <title>');
+  const tables = await page.evaluate(() => [...document.querySelectorAll('table')].map((t) => ({
+    id: t.id, rows: t.tBodies[0].rows.length, first: t.tBodies[0].rows[0].cells[0].textContent,
+  })));
+  assert.deepEqual(tables.map((t) => t.id), ['runs-table', 'diff-table']);
+  assert.equal(tables[0].rows, 12);                  // 3 n x 2 precisions x cold/warm
+  assert.equal(tables[1].first, 'total');
+  const findings = await page.$$eval('#findings li', (li) => li.map((l) => l.textContent));
+  assert.ok(findings.some((f) => /^Wall time grows as n\^/.test(f)), 'a fitted exponent');
+  assert.ok(findings.some((f) => /warm cache/.test(f)), 'the cache factor');
+  assert.ok(findings.some((f) => /^B \(precision=fp16\) against A \(precision=int8\)/.test(f)), 'the diff');
+  assert.ok(findings.some((f) => /^precision=fp16 takes/.test(f)), 'the ratio');
+  await screenshot(page, 'sweep-real');
+  assert.deepEqual(seen.requests, [url]);
+  assert.deepEqual(seen.errors, []);
+  assert.deepEqual(seen.console, []);
+
+  // the standalone copies: well-formed SVG, one per figure, same marks
+  const files = fs.readdirSync(svgDir).sort();
+  assert.deepEqual(files, [...m.figures].sort().map((f) => f + '.svg'));
+  for (const f of files) {
+    const text = fs.readFileSync(path.join(svgDir, f), 'utf8');
+    assert.match(text, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    const ok = await page.evaluate((t) => {
+      const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+      return !doc.querySelector('parsererror') && doc.documentElement.localName === 'svg' &&
+        !!doc.querySelector('svg > title');
+    }, text);
+    assert.ok(ok, `${f} parses as SVG`);
+  }
+  await page.close();
+});
+
+test('a constructed sweep: the regime moves with the window, series are fitted', async () => {
+  const { page, seen } = await open(browser, built);
+  const m = await marks(page);
+  assert.deepEqual(m.figures, ['heaviest-passes', 'scaling-window', 'regime-model-window', 'fingerprint', 'ratio-precision']);
+  assert.equal(m['rect.cell'], 12);                  // 3 models x 4 windows
+  assert.equal(m['path.fit'], 7);                    // 9 series, 7 drawn (the palette)
+  const cells = await page.$$eval('#regime-model-window rect.cell > title', (t) => t.map((x) => x.textContent));
+  const stages = new Set(cells.map((c) => c.match(/dominant stage (\S+),/)[1]));
+  assert.ok(stages.size >= 2, `the dominant stage changes: ${[...stages]}`);
+  const legend = await page.$$eval('#regime-model-window .legend-item text', (t) => t.map((x) => x.textContent));
+  assert.deepEqual(new Set(legend), stages);
+  assert.equal(m.untitled, 0);
+  await page.locator('#figures').screenshot({ path: path.join(process.env.NS_SHOTS || path.join(path.dirname(new URL(import.meta.url).pathname), 'screenshots'), 'sweep-figures.png') });
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});
+
+test('same input, same bytes', () => {
+  const again = report('real-sweep-again', ['--a', 'precision=int8', '--b', 'precision=fp16', path.join(out, 'real-sweep')]);
+  const a = fs.readFileSync(real, 'utf8').replace(/npuscope report -q -o \S+ --svg-dir \S+/, '');
+  const b = fs.readFileSync(again, 'utf8').replace(/npuscope report -q -o \S+/, '');
+  assert.equal(a, b);
+});

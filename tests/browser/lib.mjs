@@ -1,0 +1,96 @@
+// lib.mjs -- what every browser test and the benchmark share: a real
+// headless Chromium (Debian's /usr/bin/chromium, or $CHROMIUM) driven by
+// playwright-core, a fresh profile per launch, and a page opened from
+// file:// with every request, console message, page error and dialog
+// recorded, so a test can say "nothing was fetched, nothing was logged,
+// nothing ran".
+//
+// Environment: NPUSCOPE (the binary, default ./build/npuscope from the
+// repository root), CHROMIUM (default /usr/bin/chromium), NS_OUT (where
+// pages are written; default a new temporary folder, removed at exit), NS_SHOTS (where
+// screenshots go; default tests/browser/screenshots).
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(here, '..', '..');
+export const fixtures = path.join(root, 'tests', 'fixtures');
+export const npuscope = path.resolve(root, process.env.NPUSCOPE || 'build/npuscope');
+export const shots = process.env.NS_SHOTS || path.join(here, 'screenshots');
+export const out = process.env.NS_OUT || fs.mkdtempSync(path.join(os.tmpdir(), 'npuscope-browser-'));
+if (!process.env.NS_OUT) process.on('exit', () => fs.rmSync(out, { recursive: true, force: true }));
+fs.mkdirSync(shots, { recursive: true });
+
+export const chromiumArgs = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+// A browser with a profile of its own (removed by close()).  playwright-core
+// is loaded here, not at the top, so that the generators work without it.
+export async function launch() {
+  const { chromium } = await import('playwright-core');
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'npuscope-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: chromiumArgs,
+    viewport: { width: 1280, height: 900 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+// Run npuscope with args; returns {status, stdout, stderr}.
+export function run(args) {
+  const r = spawnSync(npuscope, args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+// `npuscope report -o OUT/name.html ARGS...`; returns the page's path.
+export function report(name, args) {
+  const file = path.join(out, name + '.html');
+  const r = run(['report', '-q', '-o', file, ...args]);
+  if (r.status !== 0) throw new Error(`npuscope report exited ${r.status}: ${r.stderr}`);
+  return file;
+}
+
+// Open a page from file:// in a new tab; every request, console message,
+// page error and dialog is recorded (dialogs are dismissed).
+export async function open(browser, file, opts = {}) {
+  const page = await browser.context.newPage();
+  const seen = { requests: [], console: [], errors: [], dialogs: [] };
+  page.on('request', (r) => seen.requests.push(r.url()));
+  page.on('console', (m) => seen.console.push(`${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => seen.errors.push(String(e)));
+  page.on('dialog', (d) => { seen.dialogs.push(`${d.type()}: ${d.message()}`); d.dismiss().catch(() => {}); });
+  const url = pathToFileURL(file).href;
+  await page.goto(url, { waitUntil: opts.waitUntil || 'load' });
+  if (opts.waitUntil !== 'commit') await page.waitForSelector('html[data-ready]');
+  return { page, seen, url };
+}
+
+// The data block of a page, parsed (the tests check the page against it).
+export function pageData(file) {
+  const html = fs.readFileSync(file, 'utf8');
+  const m = html.match(/<script type="application\/json" id="npuscope-data">([\s\S]*?)<\/script>/);
+  if (!m) throw new Error('no data block in ' + file);
+  return JSON.parse(m[1]);
+}
+
+export async function screenshot(page, name) {
+  await page.screenshot({ path: path.join(shots, name + '.png'), fullPage: true });
+}
+
+export function sh(cmd, args, opts = {}) {
+  return execFileSync(cmd, args, { cwd: root, encoding: 'utf8', ...opts });
+}

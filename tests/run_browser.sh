@@ -1,0 +1,163 @@
+# run_browser.sh -- `npuscope report`: the page's structure with the binary
+# alone, then the page itself in a real headless Chromium; sourced by
+# tests/run.sh (uses its check/ok/bad, $NPUSCOPE, $TMP, $FIX).
+#
+#   1. structure: one self-contained file (a CSP that forbids every request,
+#      no URL but the SVG namespace, exactly two scripts), the data block is
+#      JSON with no '<', hostile pass names never become markup, the same
+#      input gives the same bytes, --svg-dir and -o - work, and every error
+#      has its exit code; the same pages under ASan+UBSan
+#   2. the browser: tests/browser/*.test.mjs under node's test runner, with
+#      Debian's chromium driven by playwright-core (installed with `npm ci`
+#      into tests/browser/node_modules when missing); each test counts here.
+#      Skipped, with a line that says so, only when chromium cannot be
+#      installed.
+
+RB=$TMP/report
+mkdir -p "$RB"
+
+# ---------------------------------------------------------------- structure
+# the data block of a page, on standard output
+rb_data() { awk '/<script type="application\/json" id="npuscope-data">/ { on = 1 }
+                 on { print } /<\/script>/ && on { exit }' "$1" |
+            sed 's/^<script type="application\/json" id="npuscope-data">//; s/<\/script>$//'; }
+
+rb_page() {
+    "$NPUSCOPE" report -o "$RB/npuw.html" --npuw "$FIX/constructed-npuw-7.log" 2>"$RB/err" || return 1
+    [ "$(cat "$RB/err")" = "npuscope: wrote $RB/npuw.html" ] || { cat "$RB/err"; return 1; }
+    head -n 1 "$RB/npuw.html" | grep -qx '<!DOCTYPE html>' || return 1
+    grep -qF "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">" "$RB/npuw.html" ||
+        { echo "no CSP"; return 1; }
+    [ "$(grep -o '<script' "$RB/npuw.html" | wc -l)" -eq 2 ] || { echo "not two scripts"; return 1; }
+    # nothing to fetch: no src, no link but in-page anchors, one URL (the SVG namespace)
+    grep -Eq '<(img|link|iframe|object|embed)|src=|url\(' "$RB/npuw.html" && { echo "something to fetch"; return 1; }
+    [ -z "$(grep -o 'href="[^#"][^"]*"' "$RB/npuw.html")" ] || { echo "a link out"; return 1; }
+    [ "$(grep -o 'https\?://[^"]*' "$RB/npuw.html" | sort -u)" = "http://www.w3.org/2000/svg" ] || return 1
+    rb_data "$RB/npuw.html" >"$RB/npuw.json"
+    jq -e '.format == "npuscope-report" and (.reports | length) == 7 and
+           ([.reports[].label] == ["generate/1","generate/2","generate/3","prefill/1","prefill/2","prefill/3","lm_head"])' \
+        "$RB/npuw.json" >/dev/null || { echo "data block"; return 1; }
+    # the trees are the tree JSON of the same input
+    "$NPUSCOPE" tree --npuw --format json "$FIX/constructed-npuw-7.log" | jq -c '[.reports[].root]' >"$RB/want"
+    jq -c '[.reports[].tree.root]' "$RB/npuw.json" | cmp -s - "$RB/want" || { echo "trees differ from tree --format json"; return 1; }
+    grep -q 'id="heaviest-passes"' "$RB/npuw.html"
+}
+check "report: one self-contained page, CSP, no URL, the data block holds the tree JSON" rb_page
+
+rb_hostile() {
+    sed -e 's/Canonicalizer$/<script>alert(1)<\/script>/' \
+        -e 's/  LoopInvariantCodeMotion$/  "><img src=x onerror=alert(2)>/' \
+        -e 's/  Inliner$/  <\/script>/' "$FIX/mlir22-tree-st.txt" >"$RB/hostile.log"
+    "$NPUSCOPE" report -q -o "$RB/hostile.html" "$RB/hostile.log" 2>/dev/null || return 1
+    grep -q '<img\|<script>alert' "$RB/hostile.html" && { echo "markup from the log"; return 1; }
+    [ "$(grep -o '</script>' "$RB/hostile.html" | wc -l)" -eq 2 ] || { echo "a third </script>"; return 1; }
+    rb_data "$RB/hostile.html" | grep -q '<' && { echo "'<' in the data block"; return 1; }
+    rb_data "$RB/hostile.html" | jq -e '[.. | objects | .name? // empty] | index("<script>alert(1)</script>") != null' >/dev/null &&
+    grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' "$RB/hostile.html"
+}
+check "report: pass names with <script>, </script>, <img onerror> stay text (escaped, data block without '<')" rb_hostile
+
+rb_same() {
+    "$NPUSCOPE" report -q -o - tests/runs "$FIX/noisy-build.log" >"$RB/same1" 2>/dev/null &&
+    "$NPUSCOPE" report -q -o - tests/runs "$FIX/noisy-build.log" >"$RB/same2" 2>/dev/null &&
+    [ -s "$RB/same1" ] && cmp "$RB/same1" "$RB/same2" &&
+    grep -q '<table id="runs-table">' "$RB/same1" &&
+    [ "$(grep -c '^<tr class="\(cold\|warm\)">' "$RB/same1")" -eq 8 ] &&
+    rb_data "$RB/same1" | jq -e '(.reports | length) == 15' >/dev/null
+}
+check "report: the same input gives the same bytes (-o -: a log and run folders)" rb_same
+
+rb_svg() {
+    rm -rf "$RB/svg"
+    "$NPUSCOPE" report -q -o "$RB/svg.html" --svg-dir "$RB/svg" "$FIX/noisy-build.log" 2>/dev/null || return 1
+    [ "$(ls "$RB/svg")" = "heaviest-passes.svg" ] || { ls "$RB/svg"; return 1; }
+    head -c 60 "$RB/svg/heaviest-passes.svg" | grep -q '^<?xml version="1.0" encoding="UTF-8"?>' &&
+    tail -n 1 "$RB/svg/heaviest-passes.svg" | grep -qx '</svg>' &&
+    # the same drawing as on the page
+    tail -n +2 "$RB/svg/heaviest-passes.svg" >"$RB/svg.want" &&
+    awk '/<svg /,/<\/svg>/' "$RB/svg.html" | sed 's/^<div class="svg">//' | cmp -s - "$RB/svg.want"
+}
+check "report --svg-dir: each figure also as a standalone .svg" rb_svg
+
+rb_errors() {
+    local rc
+    : >"$RB/empty.log"
+    "$NPUSCOPE" report -o "$RB/x.html" "$RB/empty.log" 2>"$RB/err"; rc=$?
+    [ $rc -eq 1 ] && grep -q 'no timing report or run found' "$RB/err" && [ ! -e "$RB/x.html" ] || { echo "empty: $rc"; return 1; }
+    "$NPUSCOPE" report -o "$RB/x.html" --a precision=int8 tests/runs 2>"$RB/err"; rc=$?
+    [ $rc -eq 2 ] && grep -q -- '--a and --b go together' "$RB/err" || { echo "--a alone: $rc"; return 1; }
+    "$NPUSCOPE" report -o "$RB/x.html" --a precision=int8 --b precision=fp16 "$FIX/mlir22-tree-st.txt" 2>"$RB/err"; rc=$?
+    [ $rc -eq 2 ] && grep -q 'select runs' "$RB/err" || { echo "--a on a log: $rc"; return 1; }
+    "$NPUSCOPE" report -o "$RB/x.html" --stages "$RB/no-such.stages" "$FIX/mlir22-tree-st.txt" 2>"$RB/err"; rc=$?
+    [ $rc -eq 2 ] || { echo "--stages missing file: $rc"; return 1; }
+    "$NPUSCOPE" report -o "$RB/no/such/dir/x.html" "$FIX/mlir22-tree-st.txt" 2>"$RB/err"; rc=$?
+    [ $rc -eq 2 ] && grep -q 'No such file or directory' "$RB/err" || { echo "unwritable: $rc"; return 1; }
+    "$NPUSCOPE" report -o "$RB/x.html" --baseline precision "$FIX/mlir22-tree-st.txt" 2>"$RB/err"; rc=$?
+    [ $rc -eq 2 ] || { echo "--baseline without =: $rc"; return 1; }
+    "$NPUSCOPE" report -o "$RB/x.html" "$RB/no-such.log" 2>"$RB/err"; rc=$?
+    [ $rc -eq 2 ] || { echo "missing input: $rc"; return 1; }
+    "$NPUSCOPE" report --help | grep -q '^usage: npuscope report'
+}
+check "report: exit codes 1 (nothing found) and 2 (usage, unreadable input, unwritable output)" rb_errors
+
+if [ -z "${NPUSCOPE_INNER:-}" ]; then
+    rb_asan() {
+        make -s BUILD=build-asan SANITIZE=1 build-asan/npuscope >/dev/null || return 1
+        local f rc
+        { head -n 6 "$FIX/mlir22-tree-st.txt"
+          awk 'BEGIN { for (i = 0; i < 10000; i++) { printf "    0.0001 (  0.0%%)  "; for (j = 0; j < i; j++) printf "  "; print "P" i } }'
+        } >"$RB/deep.log"
+        for f in "$FIX/noisy-build.log" "$FIX/constructed-npuw-7.log" "$FIX/clang22-ftime-trace.json" \
+                 "$RB/hostile.log" "$RB/deep.log" tests/runs; do
+            ./build-asan/npuscope report -q -o "$RB/asan.html" --svg-dir "$RB/asan-svg" "$f" 2>"$RB/asan.err"; rc=$?
+            [ $rc -eq 0 ] && ! grep -q 'runtime error\|Sanitizer' "$RB/asan.err" ||
+                { echo "$f: exit $rc"; head -30 "$RB/asan.err"; return 1; }
+        done
+        ./build-asan/npuscope report -q -o "$RB/asan.html" --a model=m1 --b model=m2 --baseline window=128 tests/runs 2>"$RB/asan.err" ||
+            { head -30 "$RB/asan.err"; return 1; }
+    }
+    check "report under ASan+UBSan: logs, traces, deep trees, run folders, diff" rb_asan
+fi
+
+# ---------------------------------------------------------------- browser
+# What the browser tests need: node and npm (Debian's nodejs, npm) and
+# chromium; as root, whatever is missing is installed.  Only a chromium
+# that cannot be had skips them.
+rb_have_chromium() { [ -x "${CHROMIUM:-/usr/bin/chromium}" ]; }
+rb_install() {
+    [ "$(id -u)" -eq 0 ] || return 1
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >"$RB/apt.log" 2>&1 ||
+        { apt-get update -qq >/dev/null 2>&1 &&
+          DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >"$RB/apt.log" 2>&1; }
+}
+command -v node >/dev/null 2>&1 || rb_install nodejs
+command -v npm >/dev/null 2>&1 || rb_install npm
+rb_have_chromium || rb_install chromium
+
+if ! rb_have_chromium; then
+    echo "skipped: browser tests (chromium cannot be installed here: $(tail -n 1 "$RB/apt.log" 2>/dev/null || echo 'not root'))"
+else
+    rb_npm() {
+        [ -f tests/browser/node_modules/playwright-core/package.json ] && return 0
+        (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error) >"$RB/npm.log" 2>&1 ||
+            { cat "$RB/npm.log"; return 1; }
+    }
+    check "browser: npm ci (playwright-core) into tests/browser/node_modules" rb_npm
+    if [ -f tests/browser/node_modules/playwright-core/package.json ]; then
+        NPUSCOPE=$(cd "$(dirname "$NPUSCOPE")" && pwd)/$(basename "$NPUSCOPE") NS_OUT="$RB" \
+            timeout 900 sh tests/browser/run.sh >"$RB/tap" 2>&1
+        rb_tests=0
+        # top-level TAP results: one per test; a failure shows its diagnostics
+        while IFS= read -r line; do
+            case $line in
+            "ok "*) ok "browser: ${line#ok * - }"; rb_tests=$((rb_tests + 1)) ;;
+            "not ok "*)
+                bad "browser: ${line#not ok * - }"; rb_tests=$((rb_tests + 1))
+                awk -v t="$line" '$0 == t { on = 1; next } on && /^(ok|not ok) / { exit } on' "$RB/tap" | head -40 | sed 's/^/     /' ;;
+            esac
+        done <"$RB/tap"
+        if [ "$rb_tests" -eq 0 ] || ! grep -q '^# fail 0$' "$RB/tap"; then
+            [ "$rb_tests" -eq 0 ] && { bad "browser: the test runner ran no test"; tail -n 30 "$RB/tap" | sed 's/^/     /'; }
+        fi
+    fi
+fi
