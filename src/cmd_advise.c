@@ -289,7 +289,8 @@ static void ns__from_runs(ns__advice *ad, ns_runset *rs) {
                 free(top);
             }
         }
-        c->compiles = n[0] + n[1];
+        /* the time shown is the cold (or mode-less) median when there is one */
+        c->compiles = n[0] ? n[0] : n[1];
         c->submodels = subs;
         c->cold_s = n[0] ? ns_median(tot[0], (size_t)n[0]) : NAN;
         c->warm_s = n[1] ? ns_median(tot[1], (size_t)n[1]) : NAN;
@@ -310,7 +311,8 @@ static void ns__from_runs(ns__advice *ad, ns_runset *rs) {
  * Configurations that differ only in NPUW_FUNCALL_FOR_ALL (or NPUW_FOLD)
  * and carry tokens/s: a trade of compile time against decode speed. */
 static void ns__npuw_tradeoff(ns_buf *b, const ns__advice *ad) {
-    static const char *const keys[] = {"NPUW_FUNCALL_FOR_ALL", "NPUW_FOLD", "funcall_for_all", "fold"};
+    static const char *const keys[] = {"NPUW_FUNCALL_FOR_ALL", "NPUW_FOLD", "funcall_for_all",
+                                       "funcall", "fold"};
     for (int i = 0; i < ad->ncases; i++)
         for (int j = i + 1; j < ad->ncases; j++) {
             const ns__case *x = &ad->cases[i], *y = &ad->cases[j];

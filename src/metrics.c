@@ -19,7 +19,9 @@ static const struct {
     {"compile_net_ms", "Compile net time: ([0-9]+([.][0-9]+)?) ms", "Compile net time:", NS_AGG_SUM},
     {"tokens_per_s", "([0-9]+([.][0-9]+)?) tokens per second", "tokens per second", NS_AGG_LAST},
     /* OpenVINO GenAI: "Throughput: 12.34 tokens/s" or "... 12.34 ± 0.56 tokens/s" */
-    {"tokens_per_s", "Throughput: ([0-9]+([.][0-9]+)?)( [^ ]+ [0-9.]+)? tokens/s", "Throughput:", NS_AGG_LAST},
+    {"tokens_per_s", "Throughput ?: ([0-9]+([.][0-9]+)?)( [^ ]+ [0-9.]+)? tokens/s", "Throughput", NS_AGG_LAST},
+    /* older GenAI samples: "Throughput tokens/s: 12.34" */
+    {"tokens_per_s", "Throughput tokens/s: ([0-9]+([.][0-9]+)?)", "Throughput tokens/s:", NS_AGG_LAST},
 };
 
 static void ns__add_rule(ns_metric_set *m, const char *name, const regex_t *re,

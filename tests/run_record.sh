@@ -216,6 +216,21 @@ racing() {
 }
 check "two sweeps racing on one folder: each run once, none half-written" racing
 
+# built-in metrics read the lines the tools really print
+builtin_metrics() {
+    printf '%s\n' "[ INFO ] Compile model took 1234.56 ms" \
+        "[INFO] 10:00:00.000 [vpux-compiler] Compilation memory usage: Peak 512000 KB" \
+        "[INFO] 10:00:01.000 [vpux-compiler] Compile net time: 100 ms" \
+        "[INFO] 10:00:02.000 [vpux-compiler] Compile net time: 250 ms" \
+        "[INFO] 10:00:03.000 [vpux-compiler] End of compilation memory usage: Peak 612000 KB" \
+        "llama_perf_context_print:        eval time =  1000.00 ms /    31 runs (   32.26 ms per token,    31.00 tokens per second)" \
+        "Throughput : 12.50 $(printf '\302\261') 0.30 tokens/s" >"$R/metrics.txt"
+    "$NPUSCOPE" record -q -o "$R/bm" -- cat "$R/metrics.txt" || return 1
+    jq -e '.metrics == {"compile_model_ms": 1234.56, "compiler_peak_kb": 612000, "compile_net_ms": 350, "tokens_per_s": 12.5}
+           and .metric_counts.compile_net_ms == 2' "$R"/bm/*/run.json >/dev/null || { jq -c .metrics "$R"/bm/*/run.json; return 1; }
+}
+check "built-in metrics: benchmark_app, NPU compiler (max, sum), llama.cpp, GenAI" builtin_metrics
+
 dry_run() {
     "$NPUSCOPE" sweep --dry-run -o "$R/dry" -n 1 -L w=1,2 --env 'W={w}' -- echo '{w}' >"$R/dry.out" || return 1
     [ ! -e "$R/dry" ] && [ "$(wc -l <"$R/dry.out")" -eq 2 ] && grep -q 'W=2 echo 2' "$R/dry.out"
