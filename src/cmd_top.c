@@ -21,9 +21,77 @@
 typedef enum { NS__TOP_TEXT, NS__TOP_JSON, NS__TOP_CSV } ns__top_fmt;
 
 typedef struct {
+    ns_strmap kinds;   /* --by submodel: kind -> index */
+    double *wall;      /* summed report totals per kind */
+    long *reports;     /* reports per kind */
+} ns__kinds;
+
+typedef struct {
     ns_top *t;         /* the sums */
     ns_stage_sel *sel; /* the stage map of each report */
+    ns__kinds *k;      /* sub-model kinds (always summed) */
 } ns__top_ctx;
+
+/* The sub-model kind of a report label: its last part that is not a
+ * number -- "generate" for "generate/2" and for "<run-id>/generate/2",
+ * "lm_head", or the whole label ("#1") when it has no such part. */
+static char *ns__kind_new(const char *label) {
+    const char *end = label + strlen(label);
+    for (;;) {
+        const char *slash = end;
+        while (slash > label && slash[-1] != '/') slash--;
+        int numeric = slash < end;
+        for (const char *p = slash; p < end; p++)
+            if (*p < '0' || *p > '9') numeric = 0;
+        if (!numeric || slash == label) return ns_strndup(slash, (size_t)(end - slash));
+        end = slash - 1;
+    }
+}
+
+static void ns__kind_add(ns__kinds *k, const ns_report *r) {
+    char *kind = ns__kind_new(r->label);
+    int added;
+    size_t i = ns_strmap_intern(&k->kinds, kind, &added);
+    free(kind);
+    if (added) {
+        k->wall = ns_xrealloc(k->wall, sizeof *k->wall * (i + 1));
+        k->reports = ns_xrealloc(k->reports, sizeof *k->reports * (i + 1));
+        k->wall[i] = 0;
+        k->reports[i] = 0;
+    }
+    double t = ns_stage_report_total(r);
+    if (isfinite(t)) k->wall[i] += t;
+    k->reports[i]++;
+}
+
+static void ns__kinds_render(ns_buf *b, const ns__kinds *k, double total, ns__top_fmt f) {
+    if (f == NS__TOP_JSON) ns_buf_puts(b, "{\"rows\":[");
+    else if (f == NS__TOP_CSV) ns_buf_puts(b, "submodel,reports,wall_s,share\n");
+    else ns_buf_printf(b, "%11s  %7s  %7s  %s\n", "wall s", "share", "reports", "sub-model kind");
+    for (size_t i = 0; i < k->kinds.count; i++) {
+        double share = total > 0 ? k->wall[i] / total : NAN;
+        if (f == NS__TOP_JSON) {
+            ns_buf_puts(b, i ? ",\n{\"submodel\":" : "\n{\"submodel\":");
+            ns_json_str(b, k->kinds.keys[i]);
+            ns_buf_printf(b, ",\"reports\":%ld,\"wall_s\":", k->reports[i]);
+            ns_put_json_double(b, k->wall[i], 4);
+            ns_buf_puts(b, ",\"share\":");
+            ns_put_json_double(b, share, 6);
+            ns_buf_putc(b, '}');
+        } else if (f == NS__TOP_CSV) {
+            ns_csv_field(b, k->kinds.keys[i]);
+            ns_buf_printf(b, ",%ld,", k->reports[i]);
+            ns_put_json_double(b, k->wall[i], 4);
+            ns_buf_putc(b, ',');
+            ns_put_json_double(b, share, 6);
+            ns_buf_putc(b, '\n');
+        } else {
+            ns_buf_printf(b, "%11.4f  %6.1f%%  %7ld  %s\n", k->wall[i],
+                          isfinite(share) ? 100 * share : 0.0, k->reports[i], k->kinds.keys[i]);
+        }
+    }
+    if (f == NS__TOP_JSON) ns_buf_puts(b, "\n]}\n");
+}
 
 static int ns__top_sink(ns_report *r, void *vctx) {
     ns__top_ctx *c = vctx;
@@ -31,6 +99,7 @@ static int ns__top_sink(ns_report *r, void *vctx) {
     long n;
     ns_stage_of *of = m ? ns_stage_assign_new(m, r, &n) : NULL;
     ns_top_add_staged(c->t, r, m, of);
+    ns__kind_add(c->k, r);
     free(of);
     ns_report_free(r);
     return 0;
@@ -228,7 +297,7 @@ int ns_cmd_top(int argc, char **argv) {
     ns_args_init(&a, argc, argv);
     ns_read_opts ro = {0};
     long limit = 20;
-    int all = 0, by_stage = 0;
+    int all = 0, by_stage = 0; /* by_stage: 1 stage, 2 sub-model kind */
     const char *spec = NULL; /* --stages */
     ns_stage_sel sel = {0};
     ns__top_fmt fmt = NS__TOP_TEXT;
@@ -249,7 +318,8 @@ int ns_cmd_top(int argc, char **argv) {
             if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
             if (strcmp(v, "pass") == 0) by_stage = 0;
             else if (strcmp(v, "stage") == 0) by_stage = 1;
-            else { rc = ns_args_usage(&a, "--by: pass or stage, not '%s'", v); goto out; }
+            else if (strcmp(v, "submodel") == 0) by_stage = 2;
+            else { rc = ns_args_usage(&a, "--by: pass, stage or submodel, not '%s'", v); goto out; }
         } else if ((m = ns_args_value(&a, "--stages", &v))) {
             if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
             spec = v;
@@ -266,13 +336,17 @@ int ns_cmd_top(int argc, char **argv) {
     }
     ns_top t;
     ns_top_init(&t, all);
-    ns__top_ctx ctx = {&t, &sel};
+    ns__kinds kinds;
+    memset(&kinds, 0, sizeof kinds);
+    ns_strmap_init(&kinds.kinds);
+    ns__top_ctx ctx = {&t, &sel, &kinds};
     long found = ns_cli_scan(inputs, ninputs, &ro, ns__top_sink, &ctx);
     /* an unreadable input still leaves the others' reports to show */
     if (t.reports > 0) {
         ns_buf b = {0};
         int color = fmt == NS__TOP_TEXT && ns_cli_color(1);
-        if (by_stage) ns__top_render_stages(&b, &t, fmt, color);
+        if (by_stage == 2) ns__kinds_render(&b, &kinds, t.total_wall, fmt);
+        else if (by_stage) ns__top_render_stages(&b, &t, fmt, color);
         else ns__top_render(&b, &t, limit, fmt, color);
         if (ns_buf_flush(&b, stdout) || fflush(stdout)) {
             ns_error("error writing the output");
@@ -286,6 +360,9 @@ int ns_cmd_top(int argc, char **argv) {
         rc = NS_EXIT_NOTHING;
     }
     ns_top_free(&t);
+    ns_strmap_free(&kinds.kinds);
+    free(kinds.wall);
+    free(kinds.reports);
 out:
     ns_stage_sel_free(&sel);
     free(inputs);

@@ -1,12 +1,19 @@
 /* cmd_tree.c -- `npuscope tree`: every report of the input as a tree, in
  * the terminal or as an export (json, csv, folded, chrome, speedscope,
  * original).  Reports are rendered as the scanner finds them and freed at
- * once, so a log of any size is shown in bounded memory. */
+ * once, so a log of any size is shown in bounded memory.
+ *
+ * With --merge the inputs are run folders, and what is shown is one merged
+ * tree per configuration, mode and report position: the medians of the
+ * repeats (merge.h).  Those need every run at once, so they are read
+ * whole. */
 #include "cli.h"
+#include "merge.h"
 #include "render.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct {
@@ -30,6 +37,82 @@ static int ns__tree_sink(ns_report *r, void *vctx) {
     return stop;
 }
 
+/* ====== --merge ====== */
+
+/* The merged trees of the run folders `inputs` (at least one), in format
+ * eo->format (not original: a merged tree has no original layout).
+ * Returns an exit code. */
+static int ns__tree_merge(char **inputs, int ninputs, const ns_export_opts *eo, long want,
+                          const ns_read_opts *ro) {
+    for (int i = 0; i < ninputs; i++) {
+        struct stat st;
+        if (stat(inputs[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
+            ns_error("tree --merge: '%s' is not a folder (give run folders: a run, or a "
+                     "folder of runs)", inputs[i]);
+            return NS_EXIT_USAGE;
+        }
+    }
+    ns_diag_quiet(ro->quiet);
+    ns_runset set = {0};
+    int rc = NS_EXIT_OK;
+    for (int i = 0; i < ninputs; i++)
+        if (ns_runset_read(&set, inputs[i]) < 0) rc = NS_EXIT_USAGE;
+    if (rc != NS_EXIT_OK) {
+        ns_runset_free(&set);
+        return rc;
+    }
+    ns_merge_group *groups = NULL;
+    int skipped = 0;
+    int ngroups = ns_merge_groups(&set, &groups, &skipped);
+    if (skipped)
+        ns_warn_at(NULL, 0, "tree --merge: %d of %d run%s not counted (failed, warmups or "
+                            "cache primers)", skipped, set.nruns, set.nruns == 1 ? "" : "s");
+    ns_exporter *ex = NULL;
+    ns_buf b = {0};
+    if (eo->format == NS_FMT_JSON) ns_merge_json_begin(&b);
+    else if (eo->format != NS_FMT_TEXT) ex = ns_exporter_new(eo, stdout);
+    long made = 0, shown = 0;
+    int werr = 0;
+    for (int g = 0; g < ngroups && !werr; g++) {
+        ns_merged **ms = NULL;
+        int nm = ns_merge_group_reports(&groups[g], &ms);
+        for (int k = 0; k < nm; k++) {
+            made++;
+            if (!werr && (!want || made == want)) {
+                ms[k]->report->index = (int)(made - 1);
+                if (eo->format == NS_FMT_JSON) ns_merge_json(&b, ms[k], &eo->view, shown == 0);
+                else if (eo->format == NS_FMT_TEXT) ns_merge_text(&b, ms[k], eo);
+                else if (ns_exporter_add(ex, ms[k]->report) != 0) werr = 1;
+                shown++;
+                if (ns_buf_flush(&b, stdout)) werr = 1;
+            }
+            ns_merge_free(ms[k]);
+        }
+        free(ms);
+    }
+    if (eo->format == NS_FMT_JSON) ns_merge_json_end(&b);
+    if (ns_buf_flush(&b, stdout) || fflush(stdout)) werr = 1;
+    if (ex && ns_exporter_end(ex) != 0) werr = 1;
+    ns_buf_free(&b);
+    ns_merge_groups_free(groups, ngroups);
+    ns_runset_free(&set);
+    ns_diag_summary();
+    if (werr) {
+        ns_error("error writing the output");
+        return NS_EXIT_USAGE;
+    }
+    if (made == 0) {
+        ns_error("tree --merge: no counted run has a timing report");
+        return NS_EXIT_NOTHING;
+    }
+    if (want && shown == 0) {
+        ns_error("--report %ld: the runs merge into only %ld report%s", want, made,
+                 made == 1 ? "" : "s");
+        return NS_EXIT_NOTHING;
+    }
+    return NS_EXIT_OK;
+}
+
 int ns_cmd_tree(int argc, char **argv) {
     ns_args a;
     ns_args_init(&a, argc, argv);
@@ -39,13 +122,15 @@ int ns_cmd_tree(int argc, char **argv) {
     ns_view_init(&eo.view);
     ns_read_opts ro = {0};
     long want = 0;
-    int color = -1;
+    int color = -1, merge = 0;
     char **inputs = ns_xcalloc((size_t)argc, sizeof *inputs);
     int ninputs = 0, rc = NS_EXIT_OK;
     const char *v;
     while (a.i < argc) {
         int m;
-        if ((m = ns_args_value(&a, "--format", &v))) {
+        if (ns_args_flag(&a, "--merge")) {
+            merge = 1;
+        } else if ((m = ns_args_value(&a, "--format", &v))) {
             if (m < 0 || ns_format_parse(v, &eo.format) != 0) {
                 rc = m < 0 ? NS_EXIT_USAGE
                            : ns_args_usage(&a, "--format: unknown format '%s' (text, json, "
@@ -79,6 +164,15 @@ int ns_cmd_tree(int argc, char **argv) {
         }
     }
     eo.color = color < 0 ? ns_cli_color(STDOUT_FILENO) : color;
+    if (merge) {
+        if (eo.format == NS_FMT_ORIGINAL)
+            rc = ns_args_usage(&a, "--merge: a merged tree has no original layout (no compiler "
+                                   "printed it); every other --format works");
+        else if (ninputs == 0)
+            rc = ns_args_usage(&a, "--merge: give run folders (a run, or a folder of runs)");
+        else rc = ns__tree_merge(inputs, ninputs, &eo, want, &ro);
+        goto out;
+    }
     ns__tree_ctx ctx = {ns_exporter_new(&eo, stdout), want, 0, 0, 0};
     long found = ns_cli_scan(inputs, ninputs, &ro, ns__tree_sink, &ctx);
     if (ns_exporter_end(ctx.ex) != 0) ctx.werr = 1;
