@@ -99,7 +99,8 @@ int ns_args_common(ns_args *a, ns_read_opts *ro, char **inputs, int *ninputs) {
     } else if (!a->only_inputs && (!strcmp(arg, "--npuw") || !strncmp(arg, "--npuw=", 7))) {
         ro->npuw = arg[6] ? arg + 7 : NS_NPUW_DEFAULT_LAYOUT;
         char tmp[64];
-        if (ns_npuw_label(ro->npuw, 0, tmp, sizeof tmp) == -2) {
+        /* a k past every layout walks all of it: -2 if any part is malformed */
+        if (ns_npuw_label(ro->npuw, 1 << 30, tmp, sizeof tmp) == -2) {
             ns_args_usage(a, "--npuw: a layout is STAGE:COUNT[,STAGE:COUNT...], e.g. %s",
                           NS_NPUW_DEFAULT_LAYOUT);
             return NS_ARGS_ERROR;

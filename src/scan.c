@@ -368,8 +368,10 @@ static void ns__number(ns__scan *st, ns_report *r) {
         st->subgraph = NULL;
     } else if (st->sc->npuw) {
         char tmp[128];
-        if (ns_npuw_label(st->sc->npuw, st->found, tmp, sizeof tmp) == -1 &&
-            st->found == ns__npuw_total(st->sc->npuw))
+        int rc = ns_npuw_label(st->sc->npuw, st->found, tmp, sizeof tmp);
+        if (rc == -2) /* a malformed layout (the command line checks it) */
+            snprintf(tmp, sizeof tmp, "#%d", r->index + 1);
+        if (rc == -1 && st->found == ns__npuw_total(st->sc->npuw))
             ns_warn_at(st->name, r->line,
                        "more reports than the NPUW layout '%s' has compiles; the "
                        "rest are labelled extra/N", st->sc->npuw);
@@ -616,8 +618,9 @@ static int ns__looks_like_trace(const char *s, size_t n) {
     if (s[i] == '[') {
         size_t j = i + 1;
         while (j < n && (s[j] == ' ' || s[j] == '\n' || s[j] == '\r' || s[j] == '\t')) j++;
-        return j < n && s[j] == '{' && ns__memmem(s + j, look - (j - i), "\"ph\"", 4) &&
-               !ns_mlir_json_entry_line(s + j, (size_t)(look - (j - i)));
+        if (j >= n || s[j] != '{' || j - i >= look) return 0; /* blanks only in the window */
+        size_t rest = look - (j - i);
+        return ns__memmem(s + j, rest, "\"ph\"", 4) && !ns_mlir_json_entry_line(s + j, rest);
     }
     return 0;
 }

@@ -158,6 +158,19 @@ check "bad: 10000-deep"      badcase deep 0 "deep:1: warning: report #1 is incom
 check "bad: 1 MB line"       badcase longline 0 ""
 check "bad: garbage numbers" badcase garbage 0 "garbage:.*: warning: report #1: skipped"
 check "bad: missing file"    badcase no-such-file 2 "npuscope: .*no-such-file: No such file or directory"
+# regressions found by fuzzing and review (tests/bad/README.md)
+cp tests/bad/review-scan-1 "$TMP/review-scan-1"
+check "bad: '[' + 4096 blanks + '{' (trace sniffing overflow)" badcase review-scan-1 1 "no timing report found"
+npuw_layout_whole() {
+    "$NPUSCOPE" tree --npuw=a:1,bad --format csv tests/bad/review-scan-2 >"$TMP/o" 2>"$TMP/e"
+    [ $? -eq 2 ] && grep -q "a layout is STAGE:COUNT" "$TMP/e"
+}
+check "bad: an NPUW layout malformed after its first part is refused" npuw_layout_whole
+metric_stacked() {
+    timeout 5 "$NPUSCOPE" record -q -o "$TMP/mx" --metric "x=$(cat tests/bad/fuzz-fuzz_metric-1 | cut -c3-)" -- true 2>"$TMP/e"
+    [ $? -eq 2 ] && grep -q "repetition of a repetition" "$TMP/e"
+}
+check "bad: a --metric regex of stacked repetitions is refused at once" metric_stacked
 # (jq stops at depth 10000, so count by text: every row once, fully closed)
 deep_json() {
     "$NPUSCOPE" tree -q --format json "$TMP/deep" >"$TMP/deep.json" || return 1
