@@ -7,6 +7,7 @@
 #   make bench-report   only the report's benchmarks (page speed in Chromium, a big sweep)
 #   make install PREFIX=/usr/local
 #   make fixtures   regenerate tests/fixtures from the real compilers
+#   make fuzz       libFuzzer targets of every parser (FUZZ_SECONDS=30 each)
 #
 # Compile-time options: CC (gcc or clang), CFLAGS, SANITIZE=1 (ASan+UBSan).
 
@@ -64,6 +65,9 @@ $(BUILD):
 	mkdir -p $(BUILD)
 
 -include $(DEPS)
+
+# make fuzz, make fuzz-run TARGET=... RUNS=... (libFuzzer; fuzz/README.md)
+include fuzz/fuzz.mk
 
 # Each entry point first installs what it needs when it is missing (as
 # root, with apt-get; otherwise it says what to install).

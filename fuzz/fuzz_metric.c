@@ -1,0 +1,148 @@
+/* fuzz_metric.c -- libFuzzer target: a --metric NAME=REGEX rule
+ * (ns_metrics_add) applied to a fixed output.
+ *
+ * The input (at most 256 bytes; longer inputs are ignored, and fuzz.mk runs
+ * this target with -max_len=256) is the NAME=REGEX text, cut at its first
+ * NUL as a command-line argument would be.  glibc's regcomp/regexec can take
+ * exponential time or memory on hostile patterns: regcomp copies the
+ * subtree under every '+' and every {m,n}, so "x=n++++++++++++++++++++++"
+ * (22 '+') needs over 4 GB (tests/bad/fuzz-fuzz_metric-1).  Patterns whose
+ * copies could multiply past 2^16 are therefore skipped (nsf_regex_costly),
+ * which, with the length cap, keeps the fuzzer on npuscope's code (name
+ * checks, capture-group choice, number parsing, aggregation, replacing a
+ * built-in of the same name) instead of on the regex engine.
+ *
+ * The rule set starts with the built-in rules, gets the input's rule,
+ * scans a fixed log (written once per process to /dev/shm, $TMPDIR or
+ * /tmp; removed at exit) with ns_metrics_scan_file, is copied into a run
+ * with ns_metrics_to_run, reset, scanned again, and freed.  Checked: the
+ * two scans give the same metrics, every metric has a name, a count >= 1,
+ * and no name appears twice in the run.
+ */
+#include "metrics.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define NSF_MAX_INPUT 256
+
+static const char nsf_log[] =
+    "[INFO] 12:00:00.000 [vpux-compiler] Compile network\n"
+    "Compile model took 1234.5 ms\n"
+    "Compilation memory usage: Peak 204800 KB\n"
+    "compilation memory usage: Peak 409600 KB\n"
+    "Compile net time: 512.25 ms\n"
+    "Compile net time: 100 ms\n"
+    "Compile net time: 1e400 ms\n"
+    "42.5 tokens per second\n"
+    "Throughput: 12.34 \xc2\xb1 0.56 tokens/s\n"
+    "Throughput: 99 tokens/s\n"
+    "latency: -3.5e-2 s, value=0x1f, count=000123, nan inf NAN -inf\n"
+    "a=1 b=22 c=333 d=4444 e=55555 f=666666 g=7777777 h=88888888 i=999999999\n"
+    "\x1b[32mcoloured 17 ms\x1b[0m\r\n"
+    "tab\tseparated\t3.25\t\n"
+    "bytes \xff\xfe\x80 7\n"
+    "  12345678901234567890123456789012345678901234567890123456789012345678901234567890 long\n"
+    "\n"
+    "x\0y 5 nul inside\n"
+    "last line without newline 9.75";
+
+static char nsf_path[512];
+
+/* Could glibc's regcomp blow up on this pattern?  Every '+' may double the
+ * tree and every {m,n} multiply it by up to max(m, n) + 1; the estimate
+ * over-counts (a '+' inside [...] counts too), which only skips more. */
+static int nsf_regex_costly(const char *re) {
+    double copies = 1;
+    for (const char *p = re; *p; p++) {
+        if (*p == '+') {
+            copies *= 2;
+        } else if (*p == '{') {
+            long m = 0, n = 0;
+            const char *q = p + 1;
+            while (*q >= '0' && *q <= '9' && m < 100000) m = m * 10 + (*q++ - '0');
+            if (*q == ',') {
+                q++;
+                while (*q >= '0' && *q <= '9' && n < 100000) n = n * 10 + (*q++ - '0');
+            }
+            copies *= (double)(m > n ? m : n) + 1;
+        }
+        if (copies > 65536) return 1;
+    }
+    return 0;
+}
+
+static void nsf_cleanup(void) {
+    if (nsf_path[0]) unlink(nsf_path);
+}
+
+static void nsf_init(void) {
+    struct stat st;
+    const char *dir = "/dev/shm";
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK) != 0) {
+        dir = getenv("TMPDIR");
+        if (!dir || !*dir) dir = "/tmp";
+    }
+    snprintf(nsf_path, sizeof nsf_path, "%s/npuscope-fuzz-metric-%ld.log", dir, (long)getpid());
+    FILE *f = fopen(nsf_path, "wb");
+    if (!f || fwrite(nsf_log, 1, sizeof nsf_log - 1, f) != sizeof nsf_log - 1 || fclose(f) != 0)
+        abort();
+    atexit(nsf_cleanup);
+}
+
+static void nsf_check(const ns_run *r) {
+    for (int i = 0; i < r->nmetrics; i++) {
+        if (!r->metrics[i].name || !r->metrics[i].name[0] || r->metrics[i].count < 1) abort();
+        for (int j = 0; j < i; j++)
+            if (strcmp(r->metrics[i].name, r->metrics[j].name) == 0) abort();
+    }
+}
+
+static int nsf_same(double a, double b) {
+    return a == b || (a != a && b != b);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (size > NSF_MAX_INPUT) return 0;
+    if (!nsf_path[0]) nsf_init();
+    char spec[NSF_MAX_INPUT + 1];
+    memcpy(spec, data, size);
+    spec[size] = 0;
+
+    const char *eq = strchr(spec, '=');
+    if (eq && nsf_regex_costly(eq + 1)) return 0;
+
+    ns_metric_set m;
+    ns_metrics_init(&m);
+    int builtins = m.n;
+    if (ns_metrics_add(&m, spec) == 0 && (m.n < 1 || m.n > builtins + 1)) abort();
+
+    ns_run r1, r2;
+    memset(&r1, 0, sizeof r1);
+    memset(&r2, 0, sizeof r2);
+    ns_metrics_scan_file(&m, nsf_path);
+    ns_metrics_to_run(&m, &r1);
+    ns_metrics_reset(&m);
+    ns_metrics_scan_file(&m, nsf_path);
+    ns_metrics_to_run(&m, &r2);
+    ns_metrics_to_run(&m, &r2); /* replacing the list must not leak */
+
+    nsf_check(&r1);
+    if (r1.nmetrics != r2.nmetrics) abort();
+    for (int i = 0; i < r1.nmetrics; i++)
+        if (strcmp(r1.metrics[i].name, r2.metrics[i].name) != 0 ||
+            r1.metrics[i].count != r2.metrics[i].count ||
+            !nsf_same(r1.metrics[i].value, r2.metrics[i].value))
+            abort();
+
+    ns_run_free(&r1);
+    ns_run_free(&r2);
+    ns_metrics_free(&m);
+    return 0;
+}
