@@ -119,7 +119,7 @@ an_baseline() {
     local d=$AN/prec m p s
     for m in m1 m2; do
         for p in int8 int4 fp16; do
-            case $m/$p in */int8) s=0.20;; */int4) s=0.18;; m1/fp16) s=0.12;; m2/fp16) s=0.38;; esac
+            case $m/$p in */int8) s=0.20;; */int4) s=0.15;; m1/fp16) s=0.12;; m2/fp16) s=0.38;; esac
             "$NPUSCOPE" sweep -q -o "$d" -n 3 -L model=$m -L precision=$p -- sleep $s || return 1
         done
     done
