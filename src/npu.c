@@ -38,8 +38,30 @@ static const char *ns__find(const char *s, size_t n, const char *text) {
 }
 
 int ns_npu_fact(const char *s, size_t n, const char **name, double *value, ns_fact_side *side) {
-    /* cheap first look: every fact line has one of these letters runs */
     if (n < 12) return 0;
+    /* IE dialect statistics: "IE - N" is too short to look for anywhere, so
+     * only on the lines of its own logger (the last such line before a
+     * report, the end-of-pipeline count, wins) */
+    const char *ie = ns__find(s, n, "[dump-statistics-of-ie-ops]");
+    if (ie) {
+        const char *p = ie;
+        while (p < s + n && *p == ' ') p++;
+        if (s + n - p > 5 && !memcmp(p, "IE - ", 5)) {
+            p += 5;
+            char *end;
+            char num[32];
+            size_t k = 0;
+            while (p < s + n && k + 1 < sizeof num && *p >= '0' && *p <= '9') num[k++] = *p++;
+            num[k] = 0;
+            if (k && p == s + n) {
+                *value = strtod(num, &end);
+                *name = "ie_ops";
+                *side = NS_FACT_NEXT;
+                return 1;
+            }
+        }
+        return 0;
+    }
     for (size_t i = 0; i < sizeof ns__facts / sizeof ns__facts[0]; i++) {
         const char *p = ns__find(s, n, ns__facts[i].text);
         if (!p) continue;
@@ -55,9 +77,6 @@ int ns_npu_fact(const char *s, size_t n, const char **name, double *value, ns_fa
     }
     return 0;
 }
-
-/* IE dialect statistics ("IE - N") are too short a text to find safely
- * among arbitrary noise; they are left to --metric. */
 
 size_t ns_npuw_subgraph(const char *s, size_t n, const char **name) {
     if (!ns__find(s, n, "[ NPUW:")) return 0;

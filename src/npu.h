@@ -3,7 +3,7 @@
  *
  * At LOG_INFO the vpux compiler and the OpenVINO NPU plugin log lines that
  * belong to one compile: the MLIR thread pool and the estimated inference
- * latency before its report, the peak compile memory and the "Compile net
+ * latency, VPUIP task and IE operation counts before its report, the peak compile memory and the "Compile net
  * time" (which also covers the ELF export that the tree leaves out) after
  * it.  npu.c recognises them (with or without the logger prefix and colour)
  * and says whether a fact belongs to the report before or after the line.
