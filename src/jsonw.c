@@ -3,8 +3,7 @@
 
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not valid. */
-static size_t ns__utf8_len(const unsigned char *s, size_t n) {
+size_t ns_utf8_len(const unsigned char *s, size_t n) {
     unsigned char c = s[0];
     size_t len;
     unsigned min;
@@ -47,7 +46,7 @@ void ns_json_strn(ns_buf *b, const char *s, size_t n) {
             else ns_buf_putc(b, (char)c);
             i++;
         } else {
-            size_t k = ns__utf8_len(u + i, n - i);
+            size_t k = ns_utf8_len(u + i, n - i);
             if (k == 0) {
                 ns_buf_puts(b, "\\ufffd");
                 i++;

@@ -11,6 +11,9 @@
 #include "common.h"
 
 void ns_json_str(ns_buf *b, const char *s);   /* "..." with escapes */
+/* Length of the valid UTF-8 sequence at s (n bytes left), or 0 when the
+ * bytes there are not one (overlong, surrogate, past U+10FFFF, cut short). */
+size_t ns_utf8_len(const unsigned char *s, size_t n);
 void ns_json_strn(ns_buf *b, const char *s, size_t n);
 void ns_csv_field(ns_buf *b, const char *s);  /* RFC 4180 field */
 

@@ -9,6 +9,8 @@
  */
 #include "render_svg.h"
 
+#include "jsonw.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,32 +22,13 @@
 
 /* ====== Text ====== */
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t ns__utf8_len(const unsigned char *s, size_t n) {
-    unsigned char c = s[0];
-    size_t len;
-    unsigned min, cp;
-    if (c < 0x80) return 1;
-    if (c >= 0xc2 && c <= 0xdf) len = 2, cp = c & 0x1f, min = 0x80;
-    else if (c >= 0xe0 && c <= 0xef) len = 3, cp = c & 0x0f, min = 0x800;
-    else if (c >= 0xf0 && c <= 0xf4) len = 4, cp = c & 0x07, min = 0x10000;
-    else return 0;
-    if (n < len) return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80) return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
-    return len;
-}
-
 void ns_xml_textn(ns_buf *b, const char *s, size_t n) {
     const unsigned char *u = (const unsigned char *)s;
     ns_buf_grow(b, n);
     for (size_t i = 0; i < n;) {
         unsigned char c = u[i];
         if (c >= 0x80) {
-            size_t k = ns__utf8_len(u + i, n - i);
+            size_t k = ns_utf8_len(u + i, n - i);
             if (k == 0) {
                 ns_buf_puts(b, "\xef\xbf\xbd"); /* U+FFFD */
                 i++;
