@@ -73,21 +73,16 @@ int ns_npu_schedule_metrics(const char *path, ns_run *r) {
 
 /* ====== Strategy ====== */
 
-int ns_npu_strategy_metrics(const char *path, ns_run *r) {
-    json_t *j = ns__load(path);
-    if (!j) return -1;
-    if (!json_is_object(j)) {
-        ns_warn_at(path, 0, "not an object of layers: not a strategy file");
-        json_decref(j);
-        return -1;
-    }
+/* Tiles of a strategy document (see npu_files.h); -1 when it is not one. */
+static int ns__strategy_counts(const json_t *j, double *tiles_out, double *tiled_out) {
+    if (!json_is_object(j)) return -1;
     double tiles = 0, tiled = 0;
     json_t *seen = json_object(); /* VF hashes counted already */
     const char *key;
     json_t *op;
-    json_object_foreach(j, key, op) {
+    json_object_foreach((json_t *)j, key, op) {
         const json_t *ts = json_object_get(op, "tilingStrategy");
-        if (!json_is_object(ts)) continue; /* "NONE": one tile */
+        if (!json_is_object(ts)) continue; /* "NONE": not tiled, no tiles counted */
         double t = 1;
         static const char *const dims[4] = {"N", "C", "H", "W"};
         for (int d = 0; d < 4; d++) {
@@ -103,6 +98,29 @@ int ns_npu_strategy_metrics(const char *path, ns_run *r) {
         if (t > 1) tiled++;
     }
     json_decref(seen);
+    *tiles_out = tiles;
+    *tiled_out = tiled;
+    return 0;
+}
+
+int ns_npu_strategy_text(const char *text, size_t len, double *tiles, double *tiled) {
+    json_error_t e;
+    json_t *j = json_loadb(text, len, 0, &e);
+    if (!j) return -1;
+    int rc = ns__strategy_counts(j, tiles, tiled);
+    json_decref(j);
+    return rc;
+}
+
+int ns_npu_strategy_metrics(const char *path, ns_run *r) {
+    json_t *j = ns__load(path);
+    if (!j) return -1;
+    double tiles, tiled;
+    if (ns__strategy_counts(j, &tiles, &tiled) != 0) {
+        ns_warn_at(path, 0, "not an object of layers: not a strategy file");
+        json_decref(j);
+        return -1;
+    }
     ns_run_set_metric(r, "tiles", tiles);
     ns_run_set_metric(r, "tiled_ops", tiled);
     json_decref(j);

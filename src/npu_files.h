@@ -12,8 +12,9 @@
  *        events of those categories, not counting the per-variant copies of
  *        DPU tasks ("/variant_" in the name)
  *   task_us_dma, task_us_dpu, task_us_sw, task_us_m2i   their summed durations
- *   tiles        N*C*H*W of every op's tilingStrategy, an op of a vertical
- *                fusion region counted once per region (by its hash)
+ *   tiles        N*C*H*W of every tiled op's tilingStrategy ("NONE" adds
+ *                nothing), an op of a vertical fusion region counted once
+ *                per region (by its hash)
  *   tiled_ops    ops whose tiling is more than one tile
  * so that `fit --x metric:tasks --y pass:FeasibleAllocation` can ask how the
  * memory scheduler grows with the schedule it has to place.
@@ -28,6 +29,9 @@
  * is not what it should be. */
 int ns_npu_schedule_metrics(const char *path, ns_run *r);
 int ns_npu_strategy_metrics(const char *path, ns_run *r);
+/* The same count from a strategy document held in memory (the compiler's
+ * dump-strategy-to-log form); 0, or -1 when it is not one. */
+int ns_npu_strategy_text(const char *text, size_t len, double *tiles, double *tiled);
 /* Look in run_dir for collected files by their usual names and add what
  * they say to r. */
 void ns_npu_collected_metrics(const char *run_dir, ns_run *r);

@@ -29,6 +29,7 @@
 #include "scan.h"
 
 #include "npu.h"
+#include "npu_files.h"
 #include "parse.h"
 
 #include <errno.h>
@@ -326,6 +327,9 @@ typedef struct {
     ns_fact next[16];     /* npu: facts for the report that comes next */
     int nnext;            /* npu: entries in next */
     char *subgraph;       /* npuw: name from a "Compiling Subgraph" line */
+    int strat;            /* npu: 1 after "Final strategies ...", 2 inside its JSON */
+    int strat_depth;      /* npu: open braces of that JSON */
+    ns_buf strat_json;    /* npu: the JSON collected so far */
 } ns__scan;
 
 static void ns__label_check(ns__scan *st, const char *s, size_t n) {
@@ -432,11 +436,68 @@ static void ns__finish(ns__scan *st, long last_line) {
     ns__emit(st, r);
 }
 
+/* npu: the strategy the compiler logs with dump-strategy-to-log=true: a
+ * line "Final strategies for output pipelining:", then a message that is a
+ * pretty-printed JSON object on lines of its own.  Its tile count becomes a
+ * fact of the next report.  Returns 1 when the line was part of it. */
+static int ns__npu_strategy(ns__scan *st, const char *s, size_t n) {
+    if (!st->strat) {
+        const char *key = "Final strategies for output pipelining:";
+        size_t kl = strlen(key);
+        for (size_t i = 0; i + kl <= n; i++)
+            if (s[i] == 'F' && !memcmp(s + i, key, kl)) {
+                st->strat = 1;
+                st->strat_json.len = 0;
+                return 1;
+            }
+        return 0;
+    }
+    if (st->strat == 1) { /* a logger line opens the message; the JSON follows */
+        const char *p = s, *end = s + n;
+        while (p < end && *p == ' ') p++;
+        if (p < end && *p == '{') {
+            st->strat = 2;
+            st->strat_depth = 0;
+        } else if (++st->strat_depth > 3) { /* no JSON came: not a dump */
+            st->strat = 0;
+            st->strat_depth = 0;
+            return 0;
+        } else {
+            return 1;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '{') st->strat_depth++;
+        else if (s[i] == '}') st->strat_depth--;
+    }
+    ns_buf_add(&st->strat_json, s, n);
+    ns_buf_putc(&st->strat_json, '\n');
+    if (st->strat_depth <= 0 || st->strat_json.len > (64u << 20)) {
+        double tiles, tiled;
+        if (ns_npu_strategy_text(st->strat_json.data, st->strat_json.len, &tiles, &tiled) == 0) {
+            const char *names[2] = {"tiles", "tiled_ops"};
+            double vals[2] = {tiles, tiled};
+            for (int k = 0; k < 2; k++) {
+                int i;
+                for (i = 0; i < st->nnext; i++)
+                    if (!strcmp(st->next[i].name, names[k])) break;
+                if (i == st->nnext && st->nnext < 16) st->next[st->nnext++].name = ns_strdup(names[k]);
+                if (i < 16) st->next[i].value = vals[k];
+            }
+        }
+        st->strat = 0;
+        st->strat_depth = 0;
+        st->strat_json.len = 0;
+    }
+    return 1;
+}
+
 /* npu: facts and subgraph names on lines between reports */
 static void ns__npu_line(ns__scan *st, const char *s, size_t n) {
     const char *name;
     double value;
     ns_fact_side side;
+    if (ns__npu_strategy(st, s, n)) return;
     if (ns_npu_fact(s, n, &name, &value, &side)) {
         if (side == NS_FACT_PREV) {
             if (st->held) ns_report_set_fact(st->held, name, value);
@@ -586,6 +647,7 @@ static void ns__end(ns__scan *st, long last_line) {
     st->nnext = 0;
     free(st->subgraph);
     st->subgraph = NULL;
+    ns_buf_free(&st->strat_json);
     free(st->ps.stack);
     st->ps.stack = NULL;
     free(st->pfx.shape);

@@ -220,6 +220,16 @@ npu_no_leak() {
     "$NPUSCOPE" tree --format json "$FIX/constructed-npu-2025.log" | jq -e '.reports[0] | has("metrics") | not' >/dev/null
 }
 check "npu facts: none without --npu, none in non-NPU logs" npu_no_leak
+npu_strategy_log() {
+    # dump-strategy-to-log=true: the strategy JSON in the log, then the report
+    { echo "[INFO] 09:41:01.000 [output-pipelining] Final strategies for output pipelining:"
+      echo "[INFO] 09:41:01.001 [output-pipelining] "
+      cat "$FIX/constructed-strategy.json"
+      sed -n '/^===-/,/  Total$/p' "$FIX/mlir22-tree-st.txt"; } >"$TMP/strat.log"
+    "$NPUSCOPE" tree --npu --format json "$TMP/strat.log" | jq -e '.reports[0].metrics == {"tiles": 10, "tiled_ops": 2}' >/dev/null &&
+    "$NPUSCOPE" tree --format json "$TMP/strat.log" | jq -e '.reports | length == 1' >/dev/null
+}
+check "npu facts: the strategy logged with dump-strategy-to-log gives tiles" npu_strategy_log
 
 # ---------------------------------------------------------------- 6b. record, sweep, table
 # shellcheck source=tests/run_record.sh
