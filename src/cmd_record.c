@@ -13,6 +13,7 @@
  * too; 2 usage or I/O error; 130 interrupted.
  */
 #include "capture.h"
+#include "npu.h"
 #include "cli.h"
 #include "rundir.h"
 #include "runner.h"
@@ -47,6 +48,7 @@ typedef struct {
     ns_metric_set metrics; /* built-in and --metric rules */
     char **collect;        /* --collect FILE (argv pointers) */
     int ncollect;          /* entries in collect */
+    const char *npuw;      /* --npuw[=LAYOUT] */
 } ns__rec_opts;
 
 /* ====== Options ====== */
@@ -127,6 +129,14 @@ static int ns__parse(ns__rec_opts *o, int argc, char **argv, int sweep) {
             if (m < 0 || ns_args_double(&a, "--timeout", v, 0, &o->timeout_s)) return -1;
         } else if ((m = ns_args_value(&a, "--grace", &v))) {
             if (m < 0 || ns_args_double(&a, "--grace", v, 0, &o->grace_s)) return -1;
+        } else if (!strcmp(arg, "--npuw") || !strncmp(arg, "--npuw=", 7)) {
+            o->npuw = arg[6] ? arg + 7 : NS_NPUW_DEFAULT_LAYOUT;
+            char tmp[64];
+            if (ns_npuw_label(o->npuw, 1 << 30, tmp, sizeof tmp) == -2) {
+                ns_args_usage(&a, "--npuw: a layout is STAGE:COUNT[,STAGE:COUNT...]");
+                return -1;
+            }
+            a.i++;
         } else if ((m = ns_args_value(&a, "--collect", &v))) {
             if (m < 0) return -1;
             o->collect = ns_xrealloc(o->collect, sizeof *o->collect * (size_t)(o->ncollect + 1));
@@ -275,7 +285,7 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
         goto done;
     }
     ns_runner rn = {o->out_dir, o->preset,     o->timeout_s, o->grace_s,
-                    o->show_output, o->metrics, o->collect, o->ncollect};
+                    o->show_output, o->metrics, o->collect, o->ncollect, o->npuw};
     int tty = isatty(2) && !o->quiet;
     double t_start = ns__mono();
     ns__eta eta = {ns_xcalloc(nconf * (size_t)(o->repeats + o->warmups + 1), sizeof(double)),

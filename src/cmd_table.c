@@ -38,6 +38,7 @@
 #include "jsonw.h"
 #include "num.h"
 #include "runs_read.h"
+#include "npu.h"
 #include "stages.h"
 #include "stats.h"
 #include "strmap.h"
@@ -247,6 +248,37 @@ static void ns__cache_ratios(ns__table *t) {
             if (strcmp(w->mode, "warm") != 0 || !ns__same_tags(w, c->tags, c->ntags)) continue;
             double x = w->median > 0 ? c->median / w->median : NAN;
             c->cache_x = w->cache_x = isfinite(x) ? x : NAN;
+        }
+    }
+}
+
+/* ====== Sub-model kinds ======
+ * --submodels: every run gets a metric "submodel:KIND" per kind of report
+ * it kept (generate, prefill, lm_head for an NPUW LLM compile labelled
+ * with --npuw or NPUW_LLM=YES): the summed totals of those reports.  The
+ * metric columns then show their medians like any other metric. */
+static void ns__submodel_metrics(ns__table *t) {
+    for (int i = 0; i < t->nruns; i++) {
+        ns_run *r = &t->runs[i];
+        for (int k = 0; k < r->nreports; k++) {
+            char *kind = ns_submodel_kind_new(r->reports[k]->label);
+            char name[300];
+            snprintf(name, sizeof name, "submodel:%s", kind);
+            free(kind);
+            double total = ns_stage_report_total(r->reports[k]);
+            if (!isfinite(total)) continue;
+            int m;
+            for (m = 0; m < r->nmetrics; m++)
+                if (!strcmp(r->metrics[m].name, name)) break;
+            if (m == r->nmetrics) {
+                r->metrics = ns_xrealloc(r->metrics, sizeof *r->metrics * (size_t)(r->nmetrics + 1));
+                r->metrics[m].name = ns_strdup(name);
+                r->metrics[m].value = 0;
+                r->metrics[m].count = 0;
+                r->nmetrics++;
+            }
+            r->metrics[m].value += total;
+            r->metrics[m].count++;
         }
     }
 }
@@ -782,6 +814,7 @@ int ns_cmd_table(int argc, char **argv) {
     ns_strmap_init(&t.snames);
     char *tagcols = NULL; /* copy of --tag-columns, owner of its key names */
     char *base_key = NULL; /* --baseline's tag name (owned) */
+    int submodels = 0;     /* --submodels */
     const char **dirs = ns_xcalloc((size_t)argc, sizeof *dirs);
     int ndirs = 0, rc = NS_EXIT_OK, quiet = 0, unreadable = 0;
     const char *v;
@@ -816,6 +849,8 @@ int ns_cmd_table(int argc, char **argv) {
             base_key = ns_strndup(v, (size_t)(eq - v));
             t.base_key = base_key;
             t.base_value = eq + 1;
+        } else if (ns_args_flag(&a, "--submodels")) {
+            submodels = 1;
         } else if ((m = ns_args_value(&a, "--by", &v))) {
             if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
             t.base_by = v;
@@ -862,6 +897,7 @@ int ns_cmd_table(int argc, char **argv) {
                 seen = ns__row_tag(&t.rows[i], t.keys[k]) != NULL;
             if (!seen) ns_warn_at(NULL, 0, "--tag-columns: no run has the tag '%s'", t.keys[k]);
         }
+        if (submodels) ns__submodel_metrics(&t);
         ns__metric_names(&t);
         if (t.stages && ns__stage_shares(&t, stage_spec) < 0) {
             rc = NS_EXIT_USAGE;

@@ -10,6 +10,7 @@
  */
 #include "cli.h"
 #include "jsonw.h"
+#include "npu.h"
 #include "stages.h"
 #include "top.h"
 
@@ -32,24 +33,8 @@ typedef struct {
     ns__kinds *k;      /* sub-model kinds (always summed) */
 } ns__top_ctx;
 
-/* The sub-model kind of a report label: its last part that is not a
- * number -- "generate" for "generate/2" and for "<run-id>/generate/2",
- * "lm_head", or the whole label ("#1") when it has no such part. */
-static char *ns__kind_new(const char *label) {
-    const char *end = label + strlen(label);
-    for (;;) {
-        const char *slash = end;
-        while (slash > label && slash[-1] != '/') slash--;
-        int numeric = slash < end;
-        for (const char *p = slash; p < end; p++)
-            if (*p < '0' || *p > '9') numeric = 0;
-        if (!numeric || slash == label) return ns_strndup(slash, (size_t)(end - slash));
-        end = slash - 1;
-    }
-}
-
 static void ns__kind_add(ns__kinds *k, const ns_report *r) {
-    char *kind = ns__kind_new(r->label);
+    char *kind = ns_submodel_kind_new(r->label);
     int added;
     size_t i = ns_strmap_intern(&k->kinds, kind, &added);
     free(kind);

@@ -121,6 +121,8 @@ static const char ns__top[] =
     "                     compile_net_ms, tokens_per_s)\n"                           \
     "  --timeout SEC      SIGTERM to the command's process group after SEC,\n"       \
     "                     SIGKILL --grace SEC later (default 10)\n"                  \
+    "  --npuw[=LAYOUT]    label the reports of an NPUW LLM compile (as for tree;\n" \
+    "                     also implied by a tag NPUW_LLM=YES)\n"                   \
     "  --collect FILE     copy FILE into the run folder when the run wrote it\n"   \
     "                     (compileTimeScheduleTrace.json and strategy_out.json\n" \
     "                     also become metrics: tasks, tiles, ...) (repeatable)\n" \
@@ -205,6 +207,9 @@ static const char ns__table[] =
     "  --tag-columns A,B  show only these tags, in this order (default: every\n"
     "                     tag, in order of first appearance); rows sort by them\n"
     "                     first and are still one per full set of tags\n"
+    "  --submodels        add a column per sub-model kind (submodel:generate,\n"
+    "                     ...: the median of the run's report totals of that\n"
+    "                     kind; labels from record --npuw or a tag NPUW_LLM=YES)\n"
     "  --baseline K=V     add each row's median over the median of the row that\n"
     "                     differs only in tag K, where K has the value V (x base;\n"
     "                     precision=int8), and the median of those ratios\n"

@@ -113,3 +113,24 @@ int ns_npuw_label(const char *layout, int k, char *buf, size_t bufsize) {
     snprintf(buf, bufsize, "extra/%d", k - seen + 1);
     return -1;
 }
+
+/* ====== Sub-model kinds ====== */
+
+char *ns_submodel_kind_new(const char *label) {
+    const char *end = label + strlen(label);
+    for (;;) {
+        const char *slash = end;
+        while (slash > label && slash[-1] != '/') slash--;
+        int numeric = slash < end;
+        for (const char *p = slash; p < end; p++)
+            if (*p < '0' || *p > '9') numeric = 0;
+        if (!numeric || slash == label) {
+            char *k = malloc((size_t)(end - slash) + 1);
+            if (!k) abort();
+            memcpy(k, slash, (size_t)(end - slash));
+            k[end - slash] = 0;
+            return k;
+        }
+        end = slash - 1;
+    }
+}

@@ -41,4 +41,9 @@ size_t ns_npuw_subgraph(const char *s, size_t n, const char **name);
  * layout (buf then says "extra/N").  A malformed layout returns -2. */
 int ns_npuw_label(const char *layout, int k, char *buf, size_t bufsize);
 
+/* The sub-model kind of a report label: its last part that is not a number
+ * -- "generate" for "generate/2" and for "<run-id>/generate/2", "lm_head",
+ * or the whole last part ("#1") when there is no better one.  New string. */
+char *ns_submodel_kind_new(const char *label);
+
 #endif

@@ -15,6 +15,7 @@
 #include "runner.h"
 
 #include "capture.h"
+#include "npu.h"
 #include "npu_files.h"
 #include "rundir.h"
 #include "scan.h"
@@ -203,6 +204,12 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     ns_scanner sc;
     ns_scanner_init(&sc);
     sc.npu = rn->preset && !strcmp(rn->preset, "npu"); /* facts per compile */
+    /* an NPUW LLM compile: --npuw, or a tag NPUW_LLM=YES says so */
+    sc.npuw = rn->npuw;
+    const char *llm = s->tags ? ns_kv_get(s->tags, "NPUW_LLM") : NULL;
+    if (!sc.npuw && llm && (!strcmp(llm, "YES") || !strcmp(llm, "yes") || !strcmp(llm, "true") ||
+                            !strcmp(llm, "1")))
+        sc.npuw = NS_NPUW_DEFAULT_LAYOUT;
     int was_quiet = ns_diag_quiet(1); /* incomplete reports are marked in run.json */
     ns__scan_log(&sc, tmp, "stdout.log", &found);
     ns__scan_log(&sc, tmp, "stderr.log", &found);

@@ -22,6 +22,7 @@ typedef struct {
     ns_metric_set metrics; /* rules applied to every run's output */
     char **collect;        /* --collect FILE: copied into the run folder */
     int ncollect;          /* entries in collect */
+    const char *npuw;      /* NPUW layout to label the reports, or NULL */
 } ns_runner;
 
 typedef struct {

@@ -231,6 +231,20 @@ builtin_metrics() {
 }
 check "built-in metrics: benchmark_app, NPU compiler (max, sum), llama.cpp, GenAI" builtin_metrics
 
+# an NPUW LLM compile recorded: labels from the NPUW_LLM tag, then grouped
+# by sub-model kind in top and table
+npuw_record() {
+    local d=$R/npuw
+    "$NPUSCOPE" record -q -o "$d" -n 2 --preset npu --tag NPUW_LLM=YES -- cat "$FIX/constructed-npuw-7.log" || return 1
+    jq -e '[.reports[].label] == ["generate/1","generate/2","generate/3","prefill/1","prefill/2","prefill/3","lm_head"]
+           and .reports[0].metrics.compile_net_ms == 1478' "$(ls -d "$d"/run-* | head -n 1)/run.json" >/dev/null || return 1
+    "$NPUSCOPE" top --by submodel --format json "$d" |
+        jq -e '[.rows[].submodel] == ["generate","prefill","lm_head"] and .rows[2].reports == 2' >/dev/null || return 1
+    "$NPUSCOPE" table --submodels --format json "$d" |
+        jq -e '.rows[0].metrics["submodel:lm_head"] == 7.7241 and .rows[0].metrics["submodel:generate"] == 28.1146' >/dev/null
+}
+check "NPUW record: sub-model labels, top --by submodel, table --submodels" npuw_record
+
 dry_run() {
     "$NPUSCOPE" sweep --dry-run -o "$R/dry" -n 1 -L w=1,2 --env 'W={w}' -- echo '{w}' >"$R/dry.out" || return 1
     [ ! -e "$R/dry" ] && [ "$(wc -l <"$R/dry.out")" -eq 2 ] && grep -q 'W=2 echo 2' "$R/dry.out"
