@@ -33,6 +33,7 @@
  * cannot support (a fit through two points, a map without stage data).
  */
 #include "cli.h"
+#include "npu.h"
 #include "dataset.h"
 #include "diff.h"
 #include "fit.h"
@@ -698,6 +699,27 @@ static void ns__overview(ns__rep *s) {
                             pl.data, ns__s(a, sum));
         ns_buf_free(&pl);
         ns_strmap_free(&prods);
+        /* sub-model kinds (an NPUW LLM compile labelled with --npuw) */
+        ns_strmap kinds;
+        ns_strmap_init(&kinds);
+        double *kt = ns_xcalloc((size_t)s->nlogs + 1, sizeof *kt);
+        for (int i = 0; i < s->nlogs; i++) {
+            char *k = ns_submodel_kind_new(s->logs[i]->label);
+            size_t j = ns_strmap_intern(&kinds, k, NULL);
+            free(k);
+            double t = ns_stage_report_total(s->logs[i]);
+            if (isfinite(t)) kt[j] += t;
+        }
+        if (kinds.count > 1 && kinds.count < (size_t)s->nlogs && sum > 0) {
+            ns_buf kl = {0};
+            for (size_t j = 0; j < kinds.count; j++)
+                ns_buf_printf(&kl, "%s%s %s (%.0f%%)", j ? ", " : "", kinds.keys[j], ns__s(a, kt[j]),
+                              100 * kt[j] / sum);
+            ns_page_finding(&s->page, "By sub-model kind: %s.", kl.data);
+            ns_buf_free(&kl);
+        }
+        free(kt);
+        ns_strmap_free(&kinds);
     }
     if (s->set.nruns) {
         int counted = 0;

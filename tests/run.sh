@@ -230,6 +230,11 @@ npu_strategy_log() {
     "$NPUSCOPE" tree --format json "$TMP/strat.log" | jq -e '.reports | length == 1' >/dev/null
 }
 check "npu facts: the strategy logged with dump-strategy-to-log gives tiles" npu_strategy_log
+npuw_report() {
+    "$NPUSCOPE" report -q --npuw -o "$TMP/npuw.html" "$FIX/constructed-npuw-7.log" &&
+    grep -q "By sub-model kind: generate 28.11 s (26%), prefill 71.27 s (67%), lm_head 7.724 s (7%)." "$TMP/npuw.html"
+}
+check "report --npuw: the finding by sub-model kind" npuw_report
 
 # ---------------------------------------------------------------- 6b. record, sweep, table
 # shellcheck source=tests/run_record.sh
