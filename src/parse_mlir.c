@@ -42,6 +42,13 @@ ns_feed ns_mlir_text_feed(ns_pstate *st, const char *s, size_t n, long line) {
     while (name < end && *name == ' ') name++;
     if (name == end) return NS_FEED_FOREIGN;
     size_t indent = (size_t)(name - p);
+    /* more time columns than the header named: the layout changed under
+     * us (another report's row spliced in); not a row of this report */
+    {
+        const char *q = name;
+        ns_num v, pc;
+        if (ns_parse_timepct(&q, end, &v, &pc) == 0) return NS_FEED_FOREIGN;
+    }
 
     ns_report *r = st->r;
     if (indent == 0 && end - name == 5 && memcmp(name, "Total", 5) == 0) {

@@ -415,9 +415,9 @@ static void ns__finish(ns__scan *st, long last_line) {
     r->end_line = last_line;
     if (st->ps.foreign)
         ns_warn_at(r->file, st->ps.foreign_first,
-                   "report %s: skipped %ld line%s that %s not rows of it",
-                   r->label, st->ps.foreign, st->ps.foreign == 1 ? "" : "s",
-                   st->ps.foreign == 1 ? "is" : "are");
+                   "report %s: skipped %ld %s of it",
+                   r->label, st->ps.foreign,
+                   st->ps.foreign == 1 ? "line that is not a row" : "lines that are not rows");
     if (!r->complete)
         ns_warn_at(r->file, r->line,
                    "report %s is incomplete (no Total row; %d rows read up to "

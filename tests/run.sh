@@ -158,6 +158,35 @@ check "bad: 10000-deep"      badcase deep 0 "deep:1: warning: report #1 is incom
 check "bad: 1 MB line"       badcase longline 0 ""
 check "bad: garbage numbers" badcase garbage 0 "garbage:.*: warning: report #1: skipped"
 check "bad: missing file"    badcase no-such-file 2 "npuscope: .*no-such-file: No such file or directory"
+# more bad input: each must give its exit code, say what is wrong, never
+# crash, and keep every export valid JSON
+mk_rows() { head -n 6 "$FIX/mlir22-tree-st.txt"; printf '%s\n' "$@"; }
+mk_rows "    0.0100 ( 10.0%)  caf$(printf '\xff\xfe')" "    0.1000 (100.0%)  Total" >"$TMP/bad-utf8"
+mk_rows "    0.0100 ( 10.0%)  A" "    0.0100 ( 10.0%)    0.0100 ( 10.0%)  B" "    0.1000 (100.0%)  Total" >"$TMP/bad-columns"
+mk_rows "       nan (  nan%)  A" "      -inf ( -inf%)  B" "   -5.0000 ( -5.0%)  C" \
+        "99999999999999999999.0000 (100.0%)  D" "    0.1000 (100.0%)  Total" >"$TMP/bad-numbers"
+printf '[\n{"wall": {"duration": "fast", "percentage":   1.0}, "name": "A", "passes": [\n{}]},\n]\n' >"$TMP/bad-json-types"
+printf '{"traceEvents":[{"ph":"X","ts":"soon","dur":5,"name":"A","pid":1,"tid":1},{"ph":"X","ts":1,"dur":2,"name":7}]}' >"$TMP/bad-trace-types"
+head -n 3 "$FIX/mlir22-tree-st.txt" >"$TMP/bad-mid-header"
+awk 'BEGIN { for (i = 0; i < 100000; i++) { print "===-------------------------------------------------------------------------==="; print "  ... Execution time report ..."; print "===-------------------------------------------------------------------------==="; print "  Total Execution Time: 0.0010 seconds"; print ""; print "  ----Wall Time----  ----Name----"; print "    0.0010 (100.0%)  P"; print "    0.0000 (  0.0%)  Rest"; print "    0.0010 (100.0%)  Total" } }' >"$TMP/bad-100k"
+badjson() { # badjson NAME RC: exit RC, no crash, the json export still valid
+    local name=$1 want=$2 rc
+    timeout 60 "$NPUSCOPE" tree -q --format json "$TMP/$name" >"$TMP/bj.json" 2>"$TMP/bj.err"; rc=$?
+    [ "$rc" -eq "$want" ] || { echo "exit $rc, wanted $want"; cat "$TMP/bj.err"; return 1; }
+    [ "$rc" -ne 0 ] || jq -e . "$TMP/bj.json" >/dev/null || { echo "invalid JSON"; return 1; }
+}
+check "bad: invalid UTF-8 in a name (JSON stays valid)" badjson bad-utf8 0
+check "bad: invalid UTF-8 is replaced, not dropped" sh -c "\"$NPUSCOPE\" tree -q --format json \"$TMP/bad-utf8\" | grep -q 'caf\\\\ufffd\\\\ufffd'"
+check "bad: columns that change mid-report" badcase bad-columns 0 "skipped 1 line that is not a row"
+check "bad: nan, -inf, negative, absurdly large numbers (JSON null, no crash)" badjson bad-numbers 0
+check "bad: MLIR JSON with a string duration" badcase bad-json-types 0 "report #1 is incomplete"
+check "bad: trace JSON with wrong types" badcase bad-trace-types 2 "skipped 2 malformed trace events"
+check "bad: truncated mid-header" badcase bad-mid-header 1 "no timing report found"
+hundred_k() {
+    [ "$(timeout 120 "$NPUSCOPE" top -q --format json "$TMP/bad-100k" | jq .reports)" -eq 100000 ]
+}
+check "bad: 100,000 reports in one file" hundred_k
+
 # regressions found by fuzzing and review (tests/bad/README.md)
 cp tests/bad/review-scan-1 "$TMP/review-scan-1"
 check "bad: '[' + 4096 blanks + '{' (trace sniffing overflow)" badcase review-scan-1 1 "no timing report found"
