@@ -126,6 +126,20 @@ interrupt() {
 }
 check "SIGINT mid-sweep: forwarded, exit 130, resume redoes nothing" interrupt
 
+# SIGTERM to npuscope: the same as SIGINT (a batch system's way to stop)
+sigterm() {
+    local out=$R/term
+    "$NPUSCOPE" record -q -o "$out" -- sleep 5 &
+    local pid=$! rc
+    sleep 0.5
+    kill -TERM $pid
+    wait $pid; rc=$?
+    [ "$rc" -eq 130 ] || { echo "exit $rc"; return 1; }
+    ls -d "$out"/.interrupted-* >/dev/null 2>&1 || { echo "no .interrupted run kept"; return 1; }
+    jq -e '.interrupted and .signal_name == "SIGTERM"' "$out"/.interrupted-*/run.json >/dev/null
+}
+check "SIGTERM to npuscope: forwarded, run kept as interrupted, exit 130" sigterm
+
 # sweep over two axes: the cartesian plan, values verbatim, nothing escapes
 sweep_plan() {
     local out=$R/sw2
