@@ -161,3 +161,70 @@ void ns_diag_summary(void) {
         fprintf(stderr, "npuscope: %ld more warnings not shown\n",
                 ns__warnings - NS__DIAG_SHOWN_MAX);
 }
+
+/* ====== Regular expressions from the command line ====== */
+
+int ns_regex_too_costly(const char *re) {
+    double total = 0, last = 0;        /* nodes so far; nodes of the last atom */
+    double st_total[64];               /* nodes of the enclosing groups so far */
+    int sp = 0;
+    for (const char *p = re; *p; p++) {
+        switch (*p) {
+        case '\\':
+            if (p[1]) p++;
+            last = 1;
+            total += 1;
+            break;
+        case '[': { /* a bracket expression is one atom */
+            const char *q = p + 1;
+            if (*q == '^') q++;
+            if (*q == ']') q++;
+            while (*q && *q != ']') q++;
+            p = *q ? q : q - 1;
+            last = 1;
+            total += 1;
+            break;
+        }
+        case '(':
+            if (sp == 64) return 1;
+            st_total[sp++] = total;
+            total = last = 0;
+            break;
+        case ')':
+            if (sp == 0) break;
+            last = total;
+            total = st_total[--sp] + last;
+            break;
+        case '|':
+            last = 0;
+            break;
+        case '+':
+            total += last; /* glibc copies X for X+ */
+            last *= 2;
+            break;
+        case '{': {
+            long m = 0, n = 0;
+            const char *q = p + 1;
+            while (*q >= '0' && *q <= '9' && m < 100000) m = m * 10 + (*q++ - '0');
+            if (*q == ',') {
+                q++;
+                while (*q >= '0' && *q <= '9' && n < 100000) n = n * 10 + (*q++ - '0');
+            }
+            double f = (double)(m > n ? m : n) + 1;
+            total += last * (f - 1);
+            last *= f;
+            while (*q && *q != '}') q++;
+            p = *q ? q : q - 1;
+            break;
+        }
+        case '*':
+        case '?':
+            break;
+        default:
+            last = 1;
+            total += 1;
+        }
+        if (total > 100000 || last > 100000) return 1;
+    }
+    return 0;
+}

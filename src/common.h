@@ -72,4 +72,12 @@ void ns_diag_summary(void);
 /* Silence warnings (or not); returns the previous setting. */
 int ns_diag_quiet(int quiet);
 
+/* ====== Regular expressions from the command line ======
+ * glibc's regcomp copies a repeated subexpression for every repetition it
+ * implies ("(X)+" twice, "X{1000}" a thousand times), so a nested pattern
+ * can take gigabytes to compile.  This estimates the node count and says
+ * whether it passes 100,000: --metric and --label-regex refuse such
+ * patterns instead of hanging. */
+int ns_regex_too_costly(const char *re);
+
 #endif

@@ -59,21 +59,10 @@ int ns_metrics_add(ns_metric_set *m, const char *spec) {
             ns_error("--metric '%s': a name is letters, digits, '_', '.' and '-'", spec);
             return -1;
         }
-    /* Stacked repetition ("a++", "a*+"): undefined in POSIX ERE, and glibc's
-     * regcomp takes time and memory exponential in the stack to build it. */
-    int in_bracket = 0;
-    for (const char *p = eq + 1; *p; p++) {
-        if (*p == '\\' && p[1]) {
-            p++;
-            continue;
-        }
-        if (*p == '[') in_bracket = 1;
-        else if (*p == ']') in_bracket = 0;
-        else if (!in_bracket && strchr("*+?}", *p) && p[1] && strchr("*+?{", p[1])) {
-            ns_error("--metric '%s': a repetition of a repetition (\"%.2s\") is not allowed",
-                     spec, p);
-            return -1;
-        }
+    if (ns_regex_too_costly(eq + 1)) {
+        ns_error("--metric '%s': the regex repeats repetitions too deeply to compile in "
+                 "reasonable time and memory", spec);
+        return -1;
     }
     regex_t re;
     int rc = regcomp(&re, eq + 1, REG_EXTENDED);

@@ -197,9 +197,15 @@ npuw_layout_whole() {
 check "bad: an NPUW layout malformed after its first part is refused" npuw_layout_whole
 metric_stacked() {
     timeout 5 "$NPUSCOPE" record -q -o "$TMP/mx" --metric "x=$(cat tests/bad/fuzz-fuzz_metric-1 | cut -c3-)" -- true 2>"$TMP/e"
-    [ $? -eq 2 ] && grep -q "repetition of a repetition" "$TMP/e"
+    [ $? -eq 2 ] && grep -q "repeats repetitions too deeply" "$TMP/e" || return 1
+    timeout 5 "$NPUSCOPE" record -q -o "$TMP/mx" --metric 'x=(((((((((((((((((((n)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+' -- true 2>"$TMP/e"
+    [ $? -eq 2 ] && grep -q "repeats repetitions too deeply" "$TMP/e" || return 1
+    timeout 5 "$NPUSCOPE" tree --label-regex '((n{1000}){1000}){1000}' "$FIX/mlir22-tree-st.txt" >/dev/null 2>"$TMP/e"
+    [ $? -eq 2 ] && grep -q "repeats repetitions too deeply" "$TMP/e" || return 1
+    # ordinary patterns, many repetitions in a row, are fine
+    "$NPUSCOPE" tree -q --label-regex 'a+b+c+d+e+f+g+h+i+j+k+l+m+n+o+p+q+r+s+t+u+v+w+x+y+z+([0-9]+)' "$FIX/mlir22-tree-st.txt" >/dev/null
 }
-check "bad: a --metric regex of stacked repetitions is refused at once" metric_stacked
+check "bad: --metric and --label-regex patterns that would explode in regcomp are refused" metric_stacked
 # (jq stops at depth 10000, so count by text: every row once, fully closed)
 deep_json() {
     "$NPUSCOPE" tree -q --format json "$TMP/deep" >"$TMP/deep.json" || return 1
