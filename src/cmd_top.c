@@ -90,6 +90,21 @@ static int ns__top_sink(ns_report *r, void *vctx) {
     return 0;
 }
 
+/* The sums of a row as JSON members, and the closing brace: count, wall,
+ * user (null when no occurrence had one), user_count, self, share. */
+static void ns__json_sums(ns_buf *b, const ns_top_row *row, double share, int dec) {
+    ns_buf_printf(b, ",\"count\":%ld,\"wall_s\":", row->count);
+    ns_put_json_double(b, row->wall, dec);
+    ns_buf_puts(b, ",\"user_s\":");
+    if (row->user_count) ns_put_json_double(b, row->user, dec);
+    else ns_buf_puts(b, "null");
+    ns_buf_printf(b, ",\"user_count\":%ld,\"self_s\":", row->user_count);
+    ns_put_json_double(b, row->self, dec);
+    ns_buf_puts(b, ",\"share\":");
+    ns_put_json_double(b, share, 6);
+    ns_buf_putc(b, '}');
+}
+
 /* The stage of a pass row as JSON / CSV / text: a name, "mixed" or none. */
 static const char *ns__row_stage(const ns_top *t, const ns_top_row *row) {
     if (row->stage == NS_TOP_MIXED_STAGE) return "mixed";
@@ -121,16 +136,7 @@ static void ns__stage_row(ns_buf *b, const ns_top *t, const ns_top_row *row, con
             ns_buf_puts(b, ",\"description\":");
             ns_json_str(b, desc);
         }
-        ns_buf_printf(b, ",\"count\":%ld,\"wall_s\":", row->count);
-        ns_put_json_double(b, row->wall, dec);
-        ns_buf_puts(b, ",\"user_s\":");
-        if (row->user_count) ns_put_json_double(b, row->user, dec);
-        else ns_buf_puts(b, "null");
-        ns_buf_printf(b, ",\"user_count\":%ld,\"self_s\":", row->user_count);
-        ns_put_json_double(b, row->self, dec);
-        ns_buf_puts(b, ",\"share\":");
-        ns_put_json_double(b, share, 6);
-        ns_buf_putc(b, '}');
+        ns__json_sums(b, row, share, dec);
     } else if (f == NS__TOP_CSV) {
         ns_csv_field(b, name);
         ns_buf_printf(b, ",%s,", rest ? "rest" : "stage");
@@ -231,16 +237,7 @@ static void ns__top_render(ns_buf *b, const ns_top *t, long limit, ns__top_fmt f
             ns_buf_printf(b, ",\"kind\":\"%s\",\"stage\":", ns_kind_name(row->kind));
             if (stage) ns_json_str(b, stage);
             else ns_buf_puts(b, "null");
-            ns_buf_printf(b, ",\"count\":%ld,\"wall_s\":", row->count);
-            ns_put_json_double(b, row->wall, dec);
-            ns_buf_puts(b, ",\"user_s\":");
-            if (row->user_count) ns_put_json_double(b, row->user, dec);
-            else ns_buf_puts(b, "null");
-            ns_buf_printf(b, ",\"user_count\":%ld,\"self_s\":", row->user_count);
-            ns_put_json_double(b, row->self, dec);
-            ns_buf_puts(b, ",\"share\":");
-            ns_put_json_double(b, share, 6);
-            ns_buf_putc(b, '}');
+            ns__json_sums(b, row, share, dec);
         } else if (f == NS__TOP_CSV) {
             const char *stage = ns__row_stage(t, row);
             ns_csv_field(b, name);
