@@ -80,20 +80,31 @@ int ns_args_double(ns_args *a, const char *opt, const char *s, double lo, double
     return 0;
 }
 
-int ns_args_common(ns_args *a, ns_read_opts *ro, char **inputs, int *ninputs) {
-    const char *arg = a->argv[a->i], *v;
-    int m;
+int ns_args_rest(ns_args *a, int *quiet, char **inputs, int *ninputs) {
+    const char *arg = a->argv[a->i];
     if (!a->only_inputs && strcmp(arg, "--") == 0) {
         a->only_inputs = 1;
         a->i++;
     } else if (ns_args_flag(a, "--help") || ns_args_flag(a, "-h")) {
         ns_help(a->cmd);
         return NS_ARGS_HELP;
-    } else if ((m = ns_args_value(a, "--label-regex", &v))) {
+    } else if (ns_args_flag(a, "-q") || ns_args_flag(a, "--quiet")) {
+        *quiet = 1;
+    } else if (!a->only_inputs && arg[0] == '-' && arg[1]) {
+        ns_args_usage(a, "unknown option '%s'", arg);
+        return NS_ARGS_ERROR;
+    } else {
+        inputs[(*ninputs)++] = a->argv[a->i++];
+    }
+    return NS_ARGS_TAKEN;
+}
+
+int ns_args_common(ns_args *a, ns_read_opts *ro, char **inputs, int *ninputs) {
+    const char *arg = a->argv[a->i], *v;
+    int m;
+    if ((m = ns_args_value(a, "--label-regex", &v))) {
         if (m < 0) return NS_ARGS_ERROR;
         ro->label_regex = v;
-    } else if (ns_args_flag(a, "-q") || ns_args_flag(a, "--quiet")) {
-        ro->quiet = 1;
     } else if (ns_args_flag(a, "--npu")) {
         ro->npu = 1;
     } else if (!a->only_inputs && (!strcmp(arg, "--npuw") || !strncmp(arg, "--npuw=", 7))) {
@@ -106,13 +117,29 @@ int ns_args_common(ns_args *a, ns_read_opts *ro, char **inputs, int *ninputs) {
             return NS_ARGS_ERROR;
         }
         a->i++;
-    } else if (!a->only_inputs && arg[0] == '-' && arg[1]) {
-        ns_args_usage(a, "unknown option '%s'", arg);
-        return NS_ARGS_ERROR;
     } else {
-        inputs[(*ninputs)++] = a->argv[a->i++];
+        return ns_args_rest(a, &ro->quiet, inputs, ninputs);
     }
     return NS_ARGS_TAKEN;
+}
+
+int ns_args_format(ns_args *a, const char *const *names, int *fmt) {
+    const char *v;
+    int m = ns_args_value(a, "--format", &v);
+    if (m <= 0) return m;
+    int n = 0;
+    for (; names[n]; n++)
+        if (strcmp(v, names[n]) == 0) {
+            *fmt = n;
+            return 1;
+        }
+    /* "text, csv or json": the list the help text gives */
+    ns_buf list = {0};
+    for (int i = 0; i < n; i++)
+        ns_buf_printf(&list, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+    ns_args_usage(a, "--format: %s, not '%s'", list.data, v);
+    ns_buf_free(&list);
+    return -1;
 }
 
 /* A run folder or a folder of runs: the reports kept in run.json, labelled

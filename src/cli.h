@@ -38,12 +38,21 @@ typedef struct {
     const char *npuw;        /* --npuw[=LAYOUT]: NPUW sub-model labels */
 } ns_read_opts;
 
-/* The arguments every reading subcommand accepts, tried after its own
- * options: "--", --help/-h, --label-regex RE, -q/--quiet, and inputs; an
- * unknown "-x" is a usage error.  Returns NS_ARGS_TAKEN, NS_ARGS_HELP (help
- * printed: exit 0) or NS_ARGS_ERROR (message printed: exit 2). */
+/* The arguments every subcommand accepts, tried after its own options:
+ * "--" (what follows is inputs), --help/-h, -q/--quiet (sets *quiet), and
+ * inputs (appended to `inputs`, which has room for argc); an unknown "-x"
+ * is a usage error.  Returns NS_ARGS_TAKEN, NS_ARGS_HELP (help printed:
+ * exit 0) or NS_ARGS_ERROR (message printed: exit 2). */
 enum { NS_ARGS_TAKEN = 1, NS_ARGS_HELP = 2, NS_ARGS_ERROR = -1 };
+int ns_args_rest(ns_args *a, int *quiet, char **inputs, int *ninputs);
+/* The same for a subcommand that reads logs: --label-regex RE, --npu and
+ * --npuw[=LAYOUT] too, and -q goes to ro->quiet. */
 int ns_args_common(ns_args *a, ns_read_opts *ro, char **inputs, int *ninputs);
+/* If argv[i] is --format, store the index of its value in `names` (a NULL
+ * ended list: "text", "csv", ...) in *fmt and return 1; print an error that
+ * lists the names and return -1 when the value is missing or not one of
+ * them; return 0 for another argument. */
+int ns_args_format(ns_args *a, const char *const *names, int *fmt);
 
 /* Scan every input (stdin when there are none) into sink.  Returns the
  * number of reports found, or -1 if an input could not be read. */

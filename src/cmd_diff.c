@@ -28,7 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { NS__DIFF_TEXT, NS__DIFF_CSV, NS__DIFF_JSON } ns__diff_fmt;
+/* --format: an index into ns__diff_formats */
+enum { NS__DIFF_TEXT, NS__DIFF_CSV, NS__DIFF_JSON };
+static const char *const ns__diff_formats[] = {"text", "csv", "json", NULL};
 
 /* Runs this many a side make an exact test worth its name. */
 #define NS__DIFF_ENOUGH 5
@@ -313,26 +315,19 @@ static int ns__side_runs(ns_args *a, const ns_runset *set, ns__side *s, const ch
 int ns_cmd_diff(int argc, char **argv) {
     ns_args a;
     ns_args_init(&a, argc, argv);
-    ns__diff_fmt fmt = NS__DIFF_TEXT;
+    int fmt = NS__DIFF_TEXT;
     ns_diff_opts o = {0.05, 2.0, 0};
     ns__side sa = {0}, sb = {0};
     ns_runset set_a = {0}, set_b = {0};
     ns_diff d = {0};
-    const char *inputs[3] = {NULL, NULL, NULL};
+    char **inputs = ns_xcalloc((size_t)argc + 1, sizeof *inputs);
     const char *mode = NULL, *v;
     int ninputs = 0, rc = NS_EXIT_OK, quiet = 0, gate = 0;
     double gate_pct = 0;
     ns_buf b = {0};
     while (a.i < argc) {
-        const char *arg = argv[a.i];
         int m;
-        if (!a.only_inputs && strcmp(arg, "--") == 0) {
-            a.only_inputs = 1;
-            a.i++;
-        } else if (ns_args_flag(&a, "--help") || ns_args_flag(&a, "-h")) {
-            ns_help("diff");
-            goto out;
-        } else if ((m = ns_args_value(&a, "--alpha", &v))) {
+        if ((m = ns_args_value(&a, "--alpha", &v))) {
             if (m < 0 || ns_args_double(&a, "--alpha", v, 0, &o.alpha)) {
                 rc = NS_EXIT_USAGE;
                 goto out;
@@ -369,26 +364,15 @@ int ns_cmd_diff(int argc, char **argv) {
             mode = v;
         } else if (ns_args_flag(&a, "--all")) {
             o.all = 1;
-        } else if ((m = ns_args_value(&a, "--format", &v))) {
+        } else if ((m = ns_args_format(&a, ns__diff_formats, &fmt))) {
             if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            if (strcmp(v, "text") == 0) fmt = NS__DIFF_TEXT;
-            else if (strcmp(v, "csv") == 0) fmt = NS__DIFF_CSV;
-            else if (strcmp(v, "json") == 0) fmt = NS__DIFF_JSON;
-            else {
-                rc = ns_args_usage(&a, "--format: text, csv or json, not '%s'", v);
-                goto out;
-            }
-        } else if (ns_args_flag(&a, "-q") || ns_args_flag(&a, "--quiet")) {
-            quiet = 1;
-        } else if (!a.only_inputs && arg[0] == '-' && arg[1]) {
-            rc = ns_args_usage(&a, "unknown option '%s'", arg);
+        } else if ((m = ns_args_rest(&a, &quiet, inputs, &ninputs)) != NS_ARGS_TAKEN) {
+            rc = m == NS_ARGS_HELP ? NS_EXIT_OK : NS_EXIT_USAGE;
             goto out;
-        } else {
-            if (ninputs == 2) {
-                rc = ns_args_usage(&a, "at most two folders, A and B (got '%s' as a third)", arg);
-                goto out;
-            }
-            inputs[ninputs++] = argv[a.i++];
+        } else if (ninputs > 2) { /* said at once, before any later option */
+            rc = ns_args_usage(&a, "at most two folders, A and B (got '%s' as a third)",
+                               inputs[2]);
+            goto out;
         }
     }
     if (ninputs == 0) {
@@ -452,5 +436,6 @@ out:
     ns_runset_free(&set_a);
     ns_runset_free(&set_b);
     ns_buf_free(&b);
+    free(inputs);
     return rc;
 }

@@ -35,7 +35,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-typedef enum { NS__FIT_TEXT, NS__FIT_CSV, NS__FIT_JSON } ns__fit_fmt;
+/* --format: an index into ns__fit_formats */
+enum { NS__FIT_TEXT, NS__FIT_CSV, NS__FIT_JSON };
+static const char *const ns__fit_formats[] = {"text", "csv", "json", NULL};
 
 /* ====== Groups ====== */
 
@@ -69,18 +71,11 @@ typedef struct {
     int nmodes;         /* distinct modes among the counted runs */
 } ns__fitset;
 
-static int ns__mode_rank(const char *m) {
-    if (!m) return -1;
-    if (strcmp(m, "cold") == 0) return 0;
-    if (strcmp(m, "warm") == 0) return 1;
-    return strcmp(m, "none") == 0 ? 2 : 3;
-}
-
 static int ns__cmp_obs(const void *pa, const void *pb) {
     const ns__obs *a = pa, *b = pb;
     int c = ns_text_cmp(a->group, b->group);
     if (c) return c;
-    c = ns__mode_rank(a->mode) - ns__mode_rank(b->mode);
+    c = ns_mode_rank(a->mode) - ns_mode_rank(b->mode);
     if (c) return c;
     if (a->mode && b->mode && (c = strcmp(a->mode, b->mode))) return c;
     if (a->x != b->x) return a->x < b->x ? -1 : 1;
@@ -568,7 +563,7 @@ static void ns__render_csv(ns_buf *b, const ns__fitset *s) {
 int ns_cmd_fit(int argc, char **argv) {
     ns_args a;
     ns_args_init(&a, argc, argv);
-    ns__fit_fmt fmt = NS__FIT_TEXT;
+    int fmt = NS__FIT_TEXT;
     ns__fitset s = {0};
     ns_runset set = {0};
     ns_kvlist where = {0};
@@ -580,15 +575,8 @@ int ns_cmd_fit(int argc, char **argv) {
     const char *v;
     ns_buf b = {0};
     while (a.i < argc) {
-        const char *arg = argv[a.i];
         int m;
-        if (!a.only_inputs && strcmp(arg, "--") == 0) {
-            a.only_inputs = 1;
-            a.i++;
-        } else if (ns_args_flag(&a, "--help") || ns_args_flag(&a, "-h")) {
-            ns_help("fit");
-            goto out;
-        } else if ((m = ns_args_value(&a, "--x", &v))) {
+        if ((m = ns_args_value(&a, "--x", &v))) {
             if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
             s.xname = v;
         } else if ((m = ns_args_value(&a, "--y", &v))) {
@@ -610,22 +598,11 @@ int ns_cmd_fit(int argc, char **argv) {
         } else if ((m = ns_args_value(&a, "--mode", &v))) {
             if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
             mode = v;
-        } else if ((m = ns_args_value(&a, "--format", &v))) {
+        } else if ((m = ns_args_format(&a, ns__fit_formats, &fmt))) {
             if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            if (strcmp(v, "text") == 0) fmt = NS__FIT_TEXT;
-            else if (strcmp(v, "csv") == 0) fmt = NS__FIT_CSV;
-            else if (strcmp(v, "json") == 0) fmt = NS__FIT_JSON;
-            else {
-                rc = ns_args_usage(&a, "--format: text, csv or json, not '%s'", v);
-                goto out;
-            }
-        } else if (ns_args_flag(&a, "-q") || ns_args_flag(&a, "--quiet")) {
-            quiet = 1;
-        } else if (!a.only_inputs && arg[0] == '-' && arg[1]) {
-            rc = ns_args_usage(&a, "unknown option '%s'", arg);
+        } else if ((m = ns_args_rest(&a, &quiet, inputs, &ninputs)) != NS_ARGS_TAKEN) {
+            rc = m == NS_ARGS_HELP ? NS_EXIT_OK : NS_EXIT_USAGE;
             goto out;
-        } else {
-            inputs[ninputs++] = argv[a.i++];
         }
     }
     if (!s.xname || !s.yname) {

@@ -119,12 +119,6 @@ static void ns__put_ident(ns_buf *b, const char *s) {
     }
 }
 
-static int ns__mode_rank(const char *m) {
-    if (strcmp(m, "cold") == 0) return 0;
-    if (strcmp(m, "warm") == 0) return 1;
-    return strcmp(m, "none") == 0 ? 2 : 3;
-}
-
 static int ns__cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -133,11 +127,7 @@ static int ns__cmp_double(const void *a, const void *b) {
 /* ====== State ====== */
 
 typedef struct {
-    const ns_kv **tags; /* the configuration, sorted by key (borrowed from a run) */
-    int ntags;          /* entries in tags */
-    const char *mode;   /* "cold", "warm", "none", ... (borrowed) */
-    int *runs;          /* every run of the group (indices into the runset) */
-    int nruns;          /* entries in runs */
+    ns_config cfg;      /* its configuration, mode and runs (indices into the runset) */
     int n;              /* counted runs */
     double median;      /* wall seconds over the counted runs ... */
     double min;         /* ... */
@@ -311,58 +301,32 @@ static int ns__median_shares(const ns__rep *s, const int *runs, int nruns, doubl
 
 /* ====== Configurations ====== */
 
-static int ns__cmp_kv(const void *a, const void *b) {
-    return strcmp((*(const ns_kv *const *)a)->key, (*(const ns_kv *const *)b)->key);
-}
-
 static const char *ns__grp_tag(const ns__grp *g, const char *key) {
-    for (int i = 0; i < g->ntags; i++)
-        if (strcmp(g->tags[i]->key, key) == 0) return g->tags[i]->value;
-    return NULL;
-}
-
-static int ns__same_tags(const ns__grp *g, const ns_kv **tags, int ntags) {
-    if (g->ntags != ntags) return 0;
-    for (int i = 0; i < ntags; i++)
-        if (strcmp(g->tags[i]->key, tags[i]->key) || strcmp(g->tags[i]->value, tags[i]->value))
-            return 0;
-    return 1;
-}
-
-static void ns__add_key(ns__rep *s, const char *key) {
-    for (int i = 0; i < s->nkeys; i++)
-        if (strcmp(s->keys[i], key) == 0) return;
-    s->keys = ns_xrealloc(s->keys, sizeof *s->keys * (size_t)(s->nkeys + 1));
-    s->keys[s->nkeys++] = key;
+    return ns_config_tag(&g->cfg, key);
 }
 
 static const ns__rep *ns__sort_rep; /* context of ns__cmp_grp */
 
 static int ns__cmp_grp(const void *pa, const void *pb) {
     const ns__grp *a = pa, *b = pb;
-    for (int k = 0; k < ns__sort_rep->nkeys; k++) {
-        const char *key = ns__sort_rep->keys[k];
-        int c = ns_text_cmp(ns__grp_tag(a, key), ns__grp_tag(b, key));
-        if (c) return c;
-    }
-    int c = ns__mode_rank(a->mode) - ns__mode_rank(b->mode);
-    return c ? c : strcmp(a->mode, b->mode);
+    return ns_config_cmp(&a->cfg, &b->cfg, ns__sort_rep->keys, ns__sort_rep->nkeys);
 }
 
 /* Index of the run whose wall time is the median of the counted runs
  * (lower middle for an even count; ties by reading order). */
 static int ns__median_run(const ns__rep *s, const ns__grp *g) {
-    double *w = ns_xcalloc((size_t)g->nruns + 1, sizeof *w);
+    double *w = ns_xcalloc((size_t)g->cfg.nruns + 1, sizeof *w);
     int n = 0;
-    for (int i = 0; i < g->nruns; i++)
-        if (ns_run_counted(&s->set.runs[g->runs[i]])) w[n++] = s->set.runs[g->runs[i]].wall_s;
+    for (int i = 0; i < g->cfg.nruns; i++)
+        if (ns_run_counted(&s->set.runs[g->cfg.runs[i]]))
+            w[n++] = s->set.runs[g->cfg.runs[i]].wall_s;
     int rep = -1;
     if (n) {
         qsort(w, (size_t)n, sizeof *w, ns__cmp_double);
         double want = w[(n - 1) / 2];
-        for (int i = 0; i < g->nruns && rep < 0; i++) {
-            const ns_run *r = &s->set.runs[g->runs[i]];
-            if (ns_run_counted(r) && r->wall_s == want) rep = g->runs[i];
+        for (int i = 0; i < g->cfg.nruns && rep < 0; i++) {
+            const ns_run *r = &s->set.runs[g->cfg.runs[i]];
+            if (ns_run_counted(r) && r->wall_s == want) rep = g->cfg.runs[i];
         }
     }
     free(w);
@@ -371,39 +335,20 @@ static int ns__median_run(const ns__rep *s, const ns__grp *g) {
 
 /* Runs into groups (configuration x mode), their statistics, sorted. */
 static void ns__group(ns__rep *s) {
-    for (int i = 0; i < s->set.nruns; i++) {
-        const ns_run *r = &s->set.runs[i];
-        int nt = r->tags.n;
-        const ns_kv **tags = ns_xcalloc((size_t)nt + 1, sizeof *tags);
-        for (int k = 0; k < nt; k++) tags[k] = &r->tags.items[k];
-        qsort(tags, (size_t)nt, sizeof *tags, ns__cmp_kv);
-        for (int k = 0; k < nt; k++) ns__add_key(s, r->tags.items[k].key);
-        ns__grp *g = NULL;
-        for (int k = 0; k < s->ngrps && !g; k++)
-            if (strcmp(s->grps[k].mode, r->mode) == 0 && ns__same_tags(&s->grps[k], tags, nt))
-                g = &s->grps[k];
-        if (g) {
-            free(tags);
-        } else {
-            s->grps = ns_xrealloc(s->grps, sizeof *s->grps * (size_t)(s->ngrps + 1));
-            g = &s->grps[s->ngrps++];
-            memset(g, 0, sizeof *g);
-            g->tags = tags;
-            g->ntags = nt;
-            g->mode = r->mode;
-        }
-        g->runs = ns_xrealloc(g->runs, sizeof *g->runs * (size_t)(g->nruns + 1));
-        g->runs[g->nruns++] = i;
-    }
+    ns_config *cf;
+    s->ngrps = ns_configs_new(s->set.runs, s->set.nruns, &cf, &s->keys, &s->nkeys);
+    s->grps = ns_xcalloc((size_t)s->ngrps + 1, sizeof *s->grps);
+    for (int k = 0; k < s->ngrps; k++) s->grps[k].cfg = cf[k];
+    free(cf);
     for (int k = 0; k < s->ngrps; k++) {
         ns__grp *g = &s->grps[k];
-        double *w = ns_xcalloc((size_t)g->nruns + 1, sizeof *w);
-        int *counted = ns_xcalloc((size_t)g->nruns + 1, sizeof *counted);
+        double *w = ns_xcalloc((size_t)g->cfg.nruns + 1, sizeof *w);
+        int *counted = ns_xcalloc((size_t)g->cfg.nruns + 1, sizeof *counted);
         int n = 0;
-        for (int i = 0; i < g->nruns; i++)
-            if (ns_run_counted(&s->set.runs[g->runs[i]])) {
-                counted[n] = g->runs[i];
-                w[n++] = s->set.runs[g->runs[i]].wall_s;
+        for (int i = 0; i < g->cfg.nruns; i++)
+            if (ns_run_counted(&s->set.runs[g->cfg.runs[i]])) {
+                counted[n] = g->cfg.runs[i];
+                w[n++] = s->set.runs[g->cfg.runs[i]].wall_s;
             }
         g->n = n;
         g->min = ns_min(w, (size_t)n);
@@ -421,17 +366,18 @@ static void ns__group(ns__rep *s) {
     ns__sort_rep = NULL;
     for (int i = 0; i < s->ngrps; i++) {
         ns__grp *c = &s->grps[i];
-        if (strcmp(c->mode, "cold") != 0) continue;
+        if (strcmp(c->cfg.mode, "cold") != 0) continue;
         for (int j = 0; j < s->ngrps; j++) {
             ns__grp *w = &s->grps[j];
-            if (strcmp(w->mode, "warm") != 0 || !ns__same_tags(w, c->tags, c->ntags)) continue;
+            if (strcmp(w->cfg.mode, "warm") != 0 || !ns_config_same_tags(&w->cfg, &c->cfg))
+                continue;
             double x = w->median > 0 ? c->median / w->median : NAN;
             c->cache_x = w->cache_x = isfinite(x) ? x : NAN;
         }
     }
     s->fig_mode = NULL;
     for (int i = 0; i < s->ngrps; i++)
-        if (strcmp(s->grps[i].mode, "cold") == 0 && s->grps[i].n) s->fig_mode = "cold";
+        if (strcmp(s->grps[i].cfg.mode, "cold") == 0 && s->grps[i].n) s->fig_mode = "cold";
 }
 
 /* "model=m1, window=128" (the group's tags in key order), plus the mode
@@ -447,8 +393,8 @@ static char *ns__grp_label_new(const ns__rep *s, const ns__grp *g, const char *s
             continue;
         ns_buf_printf(&b, "%s%s=%s", b.len ? ", " : "", key, v);
     }
-    if (with_mode && strcmp(g->mode, "none") != 0)
-        ns_buf_printf(&b, "%s%s", b.len ? ", " : "", g->mode);
+    if (with_mode && strcmp(g->cfg.mode, "none") != 0)
+        ns_buf_printf(&b, "%s%s", b.len ? ", " : "", g->cfg.mode);
     ns_buf_puts(&b, ""); /* always allocated; "" when nothing is left */
     return b.data;
 }
@@ -462,7 +408,7 @@ static char *ns__grp_values_new(const ns__rep *s, const ns__grp *g) {
         const char *v = ns__grp_tag(g, s->keys[k]);
         ns_buf_printf(&b, "%s%s", k ? " \xc2\xb7 " : "", v ? v : "-");
     }
-    ns_buf_printf(&b, "%s%s", s->nkeys ? " \xc2\xb7 " : "", g->mode);
+    ns_buf_printf(&b, "%s%s", s->nkeys ? " \xc2\xb7 " : "", g->cfg.mode);
     return b.data;
 }
 
@@ -730,7 +676,7 @@ static void ns__overview(ns__rep *s) {
         for (int g = 0; g < s->ngrps; g++) {
             int seen = 0;
             for (int h = 0; h < g && !seen; h++)
-                seen = ns__same_tags(&s->grps[h], s->grps[g].tags, s->grps[g].ntags);
+                seen = ns_config_same_tags(&s->grps[h].cfg, &s->grps[g].cfg);
             configs += !seen;
         }
         double lo = ns_min(w, (size_t)counted), hi = ns_max(w, (size_t)counted);
@@ -763,7 +709,8 @@ static void ns__runs_table(ns__rep *s) {
     for (int g = 0; g < s->ngrps; g++) {
         any_cache |= isfinite(s->grps[g].cache_x);
         any_regime |= s->grps[g].regime >= 0;
-        any_cold |= strcmp(s->grps[g].mode, "cold") == 0 || strcmp(s->grps[g].mode, "warm") == 0;
+        any_cold |= strcmp(s->grps[g].cfg.mode, "cold") == 0 ||
+                    strcmp(s->grps[g].cfg.mode, "warm") == 0;
     }
     int nc = s->nkeys + 5 + any_cache + any_regime;
     const char **head = ns_xcalloc((size_t)nc + 2, sizeof *head);
@@ -784,13 +731,13 @@ static void ns__runs_table(ns__rep *s) {
                        head, num);
     for (int g = 0; g < s->ngrps; g++) {
         const ns__grp *x = &s->grps[g];
-        char **row = ns_html_table_row(t, x->mode);
+        char **row = ns_html_table_row(t, x->cfg.mode);
         c = 0;
         for (int k = 0; k < s->nkeys; k++) {
             const char *v = ns__grp_tag(x, s->keys[k]);
             row[c++] = ns_strdup(v ? v : "-");
         }
-        row[c++] = ns_strdup(x->mode);
+        row[c++] = ns_strdup(x->cfg.mode);
         row[c++] = ns__fmt_new("%.0f", x->n);
         row[c++] = ns__fmt_new("%.4f", x->median);
         row[c++] = ns__fmt_new("%.4f", x->min);
@@ -817,7 +764,7 @@ static void ns__runs_table(ns__rep *s) {
     double *xs = ns_xcalloc((size_t)s->ngrps + 1, sizeof *xs);
     int n = 0, at = -1;
     for (int g = 0; g < s->ngrps; g++)
-        if (strcmp(s->grps[g].mode, "cold") == 0 && isfinite(s->grps[g].cache_x)) {
+        if (strcmp(s->grps[g].cfg.mode, "cold") == 0 && isfinite(s->grps[g].cache_x)) {
             xs[n++] = s->grps[g].cache_x;
             at = g;
         }
@@ -1029,7 +976,8 @@ static ns__series *ns__make_series(ns__rep *s, const char *axis, const char *mod
     int n = 0;
     for (int g = 0; g < s->ngrps; g++) {
         ns__grp *x = &s->grps[g];
-        if (!ns__grp_tag(x, axis) || (mode && strcmp(x->mode, mode) != 0) || x->n == 0) continue;
+        if (!ns__grp_tag(x, axis) || (mode && strcmp(x->cfg.mode, mode) != 0) || x->n == 0)
+            continue;
         char *lab = ns__or_all(ns__grp_label_new(s, x, axis, NULL, mode == NULL));
         int k = 0;
         while (k < n && strcmp(v[k].name, lab) != 0) k++;
@@ -1050,8 +998,9 @@ static ns__series *ns__make_series(ns__rep *s, const char *axis, const char *mod
 /* Wall times of a group's counted runs into w (nruns entries); returns n. */
 static int ns__grp_walls(const ns__rep *s, const ns__grp *g, double *w) {
     int n = 0;
-    for (int i = 0; i < g->nruns; i++)
-        if (ns_run_counted(&s->set.runs[g->runs[i]])) w[n++] = s->set.runs[g->runs[i]].wall_s;
+    for (int i = 0; i < g->cfg.nruns; i++)
+        if (ns_run_counted(&s->set.runs[g->cfg.runs[i]]))
+            w[n++] = s->set.runs[g->cfg.runs[i]].wall_s;
     return n;
 }
 
@@ -1066,7 +1015,7 @@ static void ns__scaling(ns__rep *s, const char *axis, int pow2) {
         for (int i = 0; i < v->ngrps; i++) {
             double x;
             if (!ns_text_number(ns__grp_tag(v->grps[i], axis), &x)) continue;
-            double *w = ns_xcalloc((size_t)v->grps[i]->nruns + 1, sizeof *w);
+            double *w = ns_xcalloc((size_t)v->grps[i]->cfg.nruns + 1, sizeof *w);
             int n = ns__grp_walls(s, v->grps[i], w);
             ns_fit_add(&v->fit, x, w, (size_t)n);
             free(w);
@@ -1359,26 +1308,16 @@ static void ns__ratios(ns__rep *s) {
     for (int g = 0; g < s->ngrps; g++) {
         const ns__grp *x = &s->grps[g];
         const char *v = ns__grp_tag(x, key);
-        if (!v || x->n == 0 || (s->fig_mode && strcmp(x->mode, s->fig_mode) != 0)) continue;
+        if (!v || x->n == 0 || (s->fig_mode && strcmp(x->cfg.mode, s->fig_mode) != 0)) continue;
         if (strcmp(v, base) == 0) {
             found_base = 1;
             continue;
         }
         /* the baseline group: same tags but key, same mode */
         const ns__grp *b = NULL;
-        for (int h = 0; h < s->ngrps && !b; h++) {
-            const ns__grp *y = &s->grps[h];
-            if (y->ntags != x->ntags || strcmp(y->mode, x->mode) != 0 || y->n == 0) continue;
-            const char *yv = ns__grp_tag(y, key);
-            if (!yv || strcmp(yv, base) != 0) continue;
-            int same = 1;
-            for (int t = 0; t < x->ntags && same; t++)
-                if (strcmp(x->tags[t]->key, key) != 0) {
-                    const char *o = ns__grp_tag(y, x->tags[t]->key);
-                    same = o && strcmp(o, x->tags[t]->value) == 0;
-                }
-            if (same) b = y;
-        }
+        for (int h = 0; h < s->ngrps && !b; h++)
+            if (s->grps[h].n && ns_config_partner(&x->cfg, &s->grps[h].cfg, key, base))
+                b = &s->grps[h];
         if (!b || !(b->median > 0)) continue;
         rs = ns_xrealloc(rs, sizeof *rs * (size_t)(nr + 1));
         ns__ratio *r = &rs[nr++];
@@ -1389,8 +1328,8 @@ static void ns__ratios(ns__rep *s) {
         ns_buf sb = {0};
         ns_buf_printf(&sb, "%s=%s", key, v);
         if (xk && *rest) ns_buf_printf(&sb, ", %s", rest);
-        if (!xk && !s->fig_mode && strcmp(x->mode, "none") != 0)
-            ns_buf_printf(&sb, ", %s", x->mode);
+        if (!xk && !s->fig_mode && strcmp(x->cfg.mode, "none") != 0)
+            ns_buf_printf(&sb, ", %s", x->cfg.mode);
         r->series = sb.data;
         free(rest);
         r->cat = ns__grp_label_new(s, x, key, NULL, 0);
@@ -1806,8 +1745,7 @@ static void ns__free(ns__rep *s) {
     free(s->run_share);
     free(s->keys);
     for (int g = 0; g < s->ngrps; g++) {
-        free(s->grps[g].tags);
-        free(s->grps[g].runs);
+        ns_config_free(&s->grps[g].cfg);
         free(s->grps[g].share);
     }
     free(s->grps);

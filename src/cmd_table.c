@@ -35,8 +35,8 @@
  * The JSON shape is a contract (DESIGN.md, docs/formats.md).
  */
 #include "cli.h"
+#include "dataset.h"
 #include "jsonw.h"
-#include "num.h"
 #include "runs_read.h"
 #include "npu.h"
 #include "stages.h"
@@ -47,16 +47,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { NS__TAB_TEXT, NS__TAB_CSV, NS__TAB_JSON, NS__TAB_MD } ns__tab_fmt;
+/* --format: an index into ns__tab_formats */
+enum { NS__TAB_TEXT, NS__TAB_CSV, NS__TAB_JSON, NS__TAB_MD };
+static const char *const ns__tab_formats[] = {"text", "csv", "json", "markdown", NULL};
 
 /* ====== Rows ====== */
 
 typedef struct {
-    const ns_kv **tags;    /* the configuration, sorted by key (borrowed from a run) */
-    int ntags;             /* entries in tags */
-    const char *mode;      /* "cold", "warm" or "none" (borrowed) */
-    int *runs;             /* indices of the row's runs, in reading order */
-    int nruns;             /* entries in runs */
+    ns_config cfg;         /* its configuration, mode and runs (dataset.h) */
     int n;                 /* counted runs: ok, not warmup, not primer */
     double median;         /* wall seconds over the counted runs ... */
     double mean;           /* ... */
@@ -94,76 +92,28 @@ typedef struct {
     const char *base_by;    /* --by AXIS: group the ratios' medians */
 } ns__table;
 
-static int ns__counted(const ns_run *r) { return ns_run_ok(r) && !r->warmup && !r->primer; }
-
-static int ns__mode_rank(const char *m) {
-    if (strcmp(m, "cold") == 0) return 0;
-    if (strcmp(m, "warm") == 0) return 1;
-    return strcmp(m, "none") == 0 ? 2 : 3;
-}
-
-static int ns__cmp_kv(const void *a, const void *b) {
-    return strcmp((*(const ns_kv *const *)a)->key, (*(const ns_kv *const *)b)->key);
-}
-
 static int ns__cmp_str(const void *a, const void *b) {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static int ns__same_tags(const ns__row *x, const ns_kv **tags, int ntags) {
-    if (x->ntags != ntags) return 0;
-    for (int i = 0; i < ntags; i++)
-        if (strcmp(x->tags[i]->key, tags[i]->key) || strcmp(x->tags[i]->value, tags[i]->value))
-            return 0;
-    return 1;
-}
-
 static const char *ns__row_tag(const ns__row *x, const char *key) {
-    for (int i = 0; i < x->ntags; i++)
-        if (strcmp(x->tags[i]->key, key) == 0) return x->tags[i]->value;
-    return NULL;
+    return ns_config_tag(&x->cfg, key);
 }
 
-static void ns__add_key(ns__table *t, const char *key) {
-    for (int i = 0; i < t->nkeys; i++)
-        if (strcmp(t->keys[i], key) == 0) return;
-    t->keys = ns_xrealloc(t->keys, sizeof *t->keys * (size_t)(t->nkeys + 1));
-    t->keys[t->nkeys++] = key;
-}
-
-/* Put every run in its row (created on first sight). */
+/* Put every run in its row: one per configuration and mode. */
 static void ns__group(ns__table *t) {
-    for (int i = 0; i < t->nruns; i++) {
-        const ns_run *r = &t->runs[i];
-        int nt = r->tags.n;
-        const ns_kv **tags = ns_xcalloc((size_t)nt + 1, sizeof *tags);
-        for (int k = 0; k < nt; k++) tags[k] = &r->tags.items[k];
-        qsort(tags, (size_t)nt, sizeof *tags, ns__cmp_kv);
-        ns__row *x = NULL;
-        for (int k = 0; k < t->nrows && !x; k++)
-            if (strcmp(t->rows[k].mode, r->mode) == 0 && ns__same_tags(&t->rows[k], tags, nt))
-                x = &t->rows[k];
-        if (x) {
-            free(tags);
-        } else {
-            t->rows = ns_xrealloc(t->rows, sizeof *t->rows * (size_t)(t->nrows + 1));
-            x = &t->rows[t->nrows++];
-            memset(x, 0, sizeof *x);
-            x->tags = tags;
-            x->ntags = nt;
-            x->mode = r->mode;
-        }
-        x->runs = ns_xrealloc(x->runs, sizeof *x->runs * (size_t)(x->nruns + 1));
-        x->runs[x->nruns++] = i;
-        for (int k = 0; k < nt; k++) ns__add_key(t, r->tags.items[k].key);
-    }
+    ns_config *cf;
+    t->nrows = ns_configs_new(t->runs, t->nruns, &cf, &t->keys, &t->nkeys);
+    t->rows = ns_xcalloc((size_t)t->nrows + 1, sizeof *t->rows);
+    for (int i = 0; i < t->nrows; i++) t->rows[i].cfg = cf[i];
+    free(cf);
 }
 
 /* Metric names of the counted runs, sorted, once each. */
 static void ns__metric_names(ns__table *t) {
     for (int i = 0; i < t->nruns; i++) {
         const ns_run *r = &t->runs[i];
-        if (!ns__counted(r)) continue;
+        if (!ns_run_counted(r)) continue;
         for (int m = 0; m < r->nmetrics; m++) {
             t->metrics =
                 ns_xrealloc(t->metrics, sizeof *t->metrics * (size_t)(t->nmetrics + 1));
@@ -181,16 +131,16 @@ static void ns__metric_names(ns__table *t) {
 /* ====== Statistics ====== */
 
 static void ns__summarize(ns__table *t, ns__row *x) {
-    double *wall = ns_xcalloc((size_t)x->nruns + 1, sizeof *wall);
-    double *uow = ns_xcalloc((size_t)x->nruns + 1, sizeof *uow);
-    double *rss = ns_xcalloc((size_t)x->nruns + 1, sizeof *rss);
+    double *wall = ns_xcalloc((size_t)x->cfg.nruns + 1, sizeof *wall);
+    double *uow = ns_xcalloc((size_t)x->cfg.nruns + 1, sizeof *uow);
+    double *rss = ns_xcalloc((size_t)x->cfg.nruns + 1, sizeof *rss);
     int n = 0;
-    for (int i = 0; i < x->nruns; i++) {
-        const ns_run *r = &t->runs[x->runs[i]];
+    for (int i = 0; i < x->cfg.nruns; i++) {
+        const ns_run *r = &t->runs[x->cfg.runs[i]];
         if (r->primer) x->primers++; /* the warm primer is also a warmup */
         else if (r->warmup) x->warmups++;
         else if (!ns_run_ok(r)) x->failures++;
-        if (!ns__counted(r)) continue;
+        if (!ns_run_counted(r)) continue;
         wall[n] = r->wall_s;
         uow[n] = r->wall_s > 0 && isfinite(r->user_s) ? r->user_s / r->wall_s : NAN;
         rss[n] = r->peak_rss_mb;
@@ -210,9 +160,9 @@ static void ns__summarize(ns__table *t, ns__row *x) {
     x->metrics = ns_xcalloc((size_t)t->nmetrics + 1, sizeof *x->metrics);
     for (int m = 0; m < t->nmetrics; m++) {
         int k = 0;
-        for (int i = 0; i < x->nruns; i++) {
-            const ns_run *r = &t->runs[x->runs[i]];
-            if (!ns__counted(r)) continue;
+        for (int i = 0; i < x->cfg.nruns; i++) {
+            const ns_run *r = &t->runs[x->cfg.runs[i]];
+            if (!ns_run_counted(r)) continue;
             for (int j = 0; j < r->nmetrics; j++)
                 if (strcmp(r->metrics[j].name, t->metrics[m]) == 0) {
                     wall[k++] = r->metrics[j].value;
@@ -226,9 +176,9 @@ static void ns__summarize(ns__table *t, ns__row *x) {
     x->regime = -1;
     for (int s = 0; s < nst; s++) {
         int k = 0;
-        for (int i = 0; i < x->nruns; i++)
-            if (ns__counted(&t->runs[x->runs[i]]))
-                wall[k++] = t->run_share[(size_t)x->runs[i] * (size_t)nst + (size_t)s];
+        for (int i = 0; i < x->cfg.nruns; i++)
+            if (ns_run_counted(&t->runs[x->cfg.runs[i]]))
+                wall[k++] = t->run_share[(size_t)x->cfg.runs[i] * (size_t)nst + (size_t)s];
         x->shares[s] = ns_median(wall, (size_t)k);
         if (isfinite(x->shares[s]) && (x->regime < 0 || x->shares[s] > x->shares[x->regime]))
             x->regime = s;
@@ -242,10 +192,11 @@ static void ns__summarize(ns__table *t, ns__row *x) {
 static void ns__cache_ratios(ns__table *t) {
     for (int i = 0; i < t->nrows; i++) {
         ns__row *c = &t->rows[i];
-        if (strcmp(c->mode, "cold") != 0) continue;
+        if (strcmp(c->cfg.mode, "cold") != 0) continue;
         for (int j = 0; j < t->nrows; j++) {
             ns__row *w = &t->rows[j];
-            if (strcmp(w->mode, "warm") != 0 || !ns__same_tags(w, c->tags, c->ntags)) continue;
+            if (strcmp(w->cfg.mode, "warm") != 0 || !ns_config_same_tags(&w->cfg, &c->cfg))
+                continue;
             double x = w->median > 0 ? c->median / w->median : NAN;
             c->cache_x = w->cache_x = isfinite(x) ? x : NAN;
         }
@@ -289,25 +240,13 @@ static void ns__submodel_metrics(ns__table *t) {
  * value (same mode).  Rows without such a partner get no ratio. */
 static void ns__put_g(ns_buf *b, double v, const char *missing);
 
-static int ns__is_partner(const ns__row *x, const ns__row *b, const char *key, const char *value) {
-    if (strcmp(x->mode, b->mode) != 0 || x->ntags != b->ntags) return 0;
-    const char *bv = ns__row_tag(b, key), *xv = ns__row_tag(x, key);
-    if (!bv || !xv || strcmp(bv, value) != 0) return 0;
-    for (int i = 0; i < x->ntags; i++) {
-        if (!strcmp(x->tags[i]->key, key)) continue;
-        const char *o = ns__row_tag(b, x->tags[i]->key);
-        if (!o || strcmp(o, x->tags[i]->value) != 0) return 0;
-    }
-    return 1;
-}
-
 static void ns__baseline(ns__table *t) {
     for (int i = 0; i < t->nrows; i++) {
         ns__row *x = &t->rows[i];
         x->base_ratio = NAN;
         if (!t->base_key) continue;
         for (int j = 0; j < t->nrows; j++)
-            if (ns__is_partner(x, &t->rows[j], t->base_key, t->base_value)) {
+            if (ns_config_partner(&x->cfg, &t->rows[j].cfg, t->base_key, t->base_value)) {
                 double r = t->rows[j].median > 0 ? x->median / t->rows[j].median : NAN;
                 x->base_ratio = isfinite(r) ? r : NAN;
             }
@@ -345,7 +284,7 @@ static void ns__baseline_summary(ns_buf *b, const ns__table *t, int json) {
             const char *yv = ns__row_tag(y, t->base_key);
             const char *yb = t->base_by ? ns__row_tag(y, t->base_by) : "";
             if (done[j] || !isfinite(y->base_ratio) || !yv || !yb || strcmp(yv, xv) ||
-                strcmp(yb, xb) || strcmp(y->mode, x->mode))
+                strcmp(yb, xb) || strcmp(y->cfg.mode, x->cfg.mode))
                 continue;
             done[j] = 1;
             v[k++] = y->base_ratio;
@@ -358,7 +297,7 @@ static void ns__baseline_summary(ns_buf *b, const ns__table *t, int json) {
             if (t->base_by) ns_json_str(b, xb);
             else ns_buf_puts(b, "null");
             ns_buf_puts(b, ",\"mode\":");
-            ns_json_str(b, x->mode);
+            ns_json_str(b, x->cfg.mode);
             ns_buf_printf(b, ",\"n\":%d,\"median_ratio\":", k);
             ns__put_g(b, med, "null");
             ns_buf_puts(b, ",\"min_ratio\":");
@@ -369,8 +308,8 @@ static void ns__baseline_summary(ns_buf *b, const ns__table *t, int json) {
         } else {
             n++;
             ns_buf_printf(b, "  %s=%s%s%s %s: x%.3f (%d configuration%s, x%.3f to x%.3f)\n",
-                          t->base_key, xv, t->base_by ? ", " : "", t->base_by ? xb : "", x->mode,
-                          med, k, k == 1 ? "" : "s", lo, hi);
+                          t->base_key, xv, t->base_by ? ", " : "", t->base_by ? xb : "",
+                          x->cfg.mode, med, k, k == 1 ? "" : "s", lo, hi);
         }
     }
     if (json) ns_buf_puts(b, "]}");
@@ -434,37 +373,12 @@ static int ns__stage_shares(ns__table *t, const char *spec) {
 
 /* ====== Order ====== */
 
-/* Is s a decimal number ("128", "-0.5", "1e3"; not "nan", not "12a")?  Its
- * value goes to *v.  Parsed by num.c, so the locale never matters. */
-static int ns__numeric(const char *s, double *v) {
-    const char *p = s, *end = s + strlen(s);
-    ns_num n;
-    if (ns_num_parse(&p, end, &n) != 0 || p != end || n.dec == NS_DEC_WORD) return 0;
-    *v = n.v;
-    return 1;
-}
-
-/* Missing first, then numbers by value, then other text; ties by bytes. */
-static int ns__cmp_value(const char *a, const char *b) {
-    if (!a || !b) return (a != NULL) - (b != NULL);
-    double x, y;
-    int na = ns__numeric(a, &x), nb = ns__numeric(b, &y);
-    if (na != nb) return nb - na;
-    if (na && x != y) return x < y ? -1 : 1;
-    return strcmp(a, b);
-}
-
+/* Tag by tag (--tag-columns first), numbers as numbers; then by mode. */
 static const ns__table *ns__sort_table; /* context of ns__cmp_row */
 
 static int ns__cmp_row(const void *pa, const void *pb) {
     const ns__row *a = pa, *b = pb;
-    const ns__table *t = ns__sort_table;
-    for (int k = 0; k < t->nkeys; k++) {
-        int c = ns__cmp_value(ns__row_tag(a, t->keys[k]), ns__row_tag(b, t->keys[k]));
-        if (c) return c;
-    }
-    int c = ns__mode_rank(a->mode) - ns__mode_rank(b->mode);
-    return c ? c : strcmp(a->mode, b->mode);
+    return ns_config_cmp(&a->cfg, &b->cfg, ns__sort_table->keys, ns__sort_table->nkeys);
 }
 
 /* ====== Cells ======
@@ -576,7 +490,7 @@ static void ns__put_text(ns_buf *b, const char *s, int md) {
 static char *ns__cell_new(const ns__table *t, const ns__row *x, const ns__tcol *c, int md) {
     ns_buf b = {0};
     if (c->kind == 0 || (c->kind == 1 && c->idx == NS__C_MODE)) {
-        const char *s = c->kind == 0 ? ns__row_tag(x, t->keys[c->idx]) : x->mode;
+        const char *s = c->kind == 0 ? ns__row_tag(x, t->keys[c->idx]) : x->cfg.mode;
         ns__put_text(&b, s ? s : "-", md);
     } else if (c->kind == 1) {
         double v = ns__col_value(x, c->idx);
@@ -719,7 +633,7 @@ static void ns__render_csv(ns_buf *b, const ns__table *t) {
             if (v) ns_csv_field(b, v);
             ns_buf_putc(b, ',');
         }
-        ns_csv_field(b, x->mode);
+        ns_csv_field(b, x->cfg.mode);
         for (int c = NS__C_N; c < NS__C_COUNT; c++) {
             ns_buf_putc(b, ',');
             ns__put_g(b, ns__col_value(x, c), "");
@@ -758,7 +672,7 @@ static void ns__render_json(ns_buf *b, const ns__table *t) {
             ns_json_str(b, v);
         }
         ns_buf_puts(b, "},\"mode\":");
-        ns_json_str(b, x->mode);
+        ns_json_str(b, x->cfg.mode);
         for (int c = NS__C_N; c < NS__C_COUNT; c++) {
             ns_buf_printf(b, ",\"%s\":", ns__cols[c].key);
             ns__put_g(b, ns__col_value(x, c), "null");
@@ -798,7 +712,7 @@ static int ns__tag_columns(ns__table *t, char *list) {
         char *comma = strchr(s, ',');
         if (comma) *comma = 0;
         if (!*s) return -1;
-        ns__add_key(t, s);
+        ns_key_add(&t->keys, &t->nkeys, s);
         if (!comma) break;
         s = comma + 1;
     }
@@ -808,36 +722,22 @@ static int ns__tag_columns(ns__table *t, char *list) {
 int ns_cmd_table(int argc, char **argv) {
     ns_args a;
     ns_args_init(&a, argc, argv);
-    ns__tab_fmt fmt = NS__TAB_TEXT;
+    int fmt = NS__TAB_TEXT;
     ns__table t = {0};
     const char *stage_spec = NULL; /* --stages=MAP */
     ns_strmap_init(&t.snames);
     char *tagcols = NULL; /* copy of --tag-columns, owner of its key names */
     char *base_key = NULL; /* --baseline's tag name (owned) */
     int submodels = 0;     /* --submodels */
-    const char **dirs = ns_xcalloc((size_t)argc, sizeof *dirs);
+    char **dirs = ns_xcalloc((size_t)argc, sizeof *dirs);
     int ndirs = 0, rc = NS_EXIT_OK, quiet = 0, unreadable = 0;
     const char *v;
     ns_buf b = {0};
     while (a.i < argc) {
         const char *arg = argv[a.i];
         int m;
-        if (!a.only_inputs && strcmp(arg, "--") == 0) {
-            a.only_inputs = 1;
-            a.i++;
-        } else if (ns_args_flag(&a, "--help") || ns_args_flag(&a, "-h")) {
-            ns_help("table");
-            goto out;
-        } else if ((m = ns_args_value(&a, "--format", &v))) {
+        if ((m = ns_args_format(&a, ns__tab_formats, &fmt))) {
             if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            if (strcmp(v, "text") == 0) fmt = NS__TAB_TEXT;
-            else if (strcmp(v, "csv") == 0) fmt = NS__TAB_CSV;
-            else if (strcmp(v, "json") == 0) fmt = NS__TAB_JSON;
-            else if (strcmp(v, "markdown") == 0) fmt = NS__TAB_MD;
-            else {
-                rc = ns_args_usage(&a, "--format: text, csv, json or markdown, not '%s'", v);
-                goto out;
-            }
         } else if ((m = ns_args_value(&a, "--baseline", &v))) {
             if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
             const char *eq = strchr(v, '=');
@@ -871,13 +771,9 @@ int ns_cmd_table(int argc, char **argv) {
             t.stages = 1;
             stage_spec = arg + 9;
             a.i++;
-        } else if (ns_args_flag(&a, "-q") || ns_args_flag(&a, "--quiet")) {
-            quiet = 1;
-        } else if (!a.only_inputs && arg[0] == '-' && arg[1]) {
-            rc = ns_args_usage(&a, "unknown option '%s'", arg);
+        } else if ((m = ns_args_rest(&a, &quiet, dirs, &ndirs)) != NS_ARGS_TAKEN) {
+            rc = m == NS_ARGS_HELP ? NS_EXIT_OK : NS_EXIT_USAGE;
             goto out;
-        } else {
-            dirs[ndirs++] = argv[a.i++];
         }
     }
     if (ndirs == 0) {
@@ -945,8 +841,7 @@ int ns_cmd_table(int argc, char **argv) {
     ns_diag_summary();
 out:
     for (int i = 0; i < t.nrows; i++) {
-        free(t.rows[i].tags);
-        free(t.rows[i].runs);
+        ns_config_free(&t.rows[i].cfg);
         free(t.rows[i].metrics);
         free(t.rows[i].shares);
     }

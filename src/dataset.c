@@ -291,7 +291,8 @@ void ns_selection_free(ns_selection *sel) {
     memset(sel, 0, sizeof *sel);
 }
 
-static int ns__mode_rank(const char *m) {
+int ns_mode_rank(const char *m) {
+    if (!m) return -1;
     if (strcmp(m, "cold") == 0) return 0;
     if (strcmp(m, "warm") == 0) return 1;
     return strcmp(m, "none") == 0 ? 2 : 3;
@@ -299,7 +300,7 @@ static int ns__mode_rank(const char *m) {
 
 static int ns__cmp_mode(const void *pa, const void *pb) {
     const char *a = *(const char *const *)pa, *b = *(const char *const *)pb;
-    int c = ns__mode_rank(a) - ns__mode_rank(b);
+    int c = ns_mode_rank(a) - ns_mode_rank(b);
     return c ? c : strcmp(a, b);
 }
 
@@ -315,6 +316,96 @@ int ns_selection_modes(const ns_selection *sel, const char **modes, int max) {
     for (int k = 0; k < n && k < max; k++) modes[k] = all[k];
     free(all);
     return n;
+}
+
+/* ====== Configurations ====== */
+
+static int ns__cmp_kv(const void *a, const void *b) {
+    return strcmp((*(const ns_kv *const *)a)->key, (*(const ns_kv *const *)b)->key);
+}
+
+/* Same tags as tags[0..ntags), sorted by key like c's? */
+static int ns__same_tags(const ns_config *c, const ns_kv **tags, int ntags) {
+    if (c->ntags != ntags) return 0;
+    for (int i = 0; i < ntags; i++)
+        if (strcmp(c->tags[i]->key, tags[i]->key) || strcmp(c->tags[i]->value, tags[i]->value))
+            return 0;
+    return 1;
+}
+
+int ns_configs_new(const ns_run *runs, int nruns, ns_config **out, const char ***keys,
+                   int *nkeys) {
+    ns_config *cf = NULL;
+    int n = 0;
+    for (int i = 0; i < nruns; i++) {
+        const ns_run *r = &runs[i];
+        int nt = r->tags.n;
+        const ns_kv **tags = ns_xcalloc((size_t)nt + 1, sizeof *tags);
+        for (int k = 0; k < nt; k++) tags[k] = &r->tags.items[k];
+        qsort(tags, (size_t)nt, sizeof *tags, ns__cmp_kv);
+        for (int k = 0; k < nt; k++) ns_key_add(keys, nkeys, r->tags.items[k].key);
+        ns_config *c = NULL;
+        for (int k = 0; k < n && !c; k++)
+            if (strcmp(cf[k].mode, r->mode) == 0 && ns__same_tags(&cf[k], tags, nt)) c = &cf[k];
+        if (c) {
+            free(tags);
+        } else {
+            cf = ns_xrealloc(cf, sizeof *cf * (size_t)(n + 1));
+            c = &cf[n++];
+            memset(c, 0, sizeof *c);
+            c->tags = tags;
+            c->ntags = nt;
+            c->mode = r->mode;
+        }
+        c->runs = ns_xrealloc(c->runs, sizeof *c->runs * (size_t)(c->nruns + 1));
+        c->runs[c->nruns++] = i;
+    }
+    *out = cf;
+    return n;
+}
+
+void ns_config_free(ns_config *c) {
+    free(c->tags);
+    free(c->runs);
+    memset(c, 0, sizeof *c);
+}
+
+void ns_key_add(const char ***keys, int *nkeys, const char *key) {
+    for (int i = 0; i < *nkeys; i++)
+        if (strcmp((*keys)[i], key) == 0) return;
+    *keys = ns_xrealloc(*keys, sizeof **keys * (size_t)(*nkeys + 1));
+    (*keys)[(*nkeys)++] = key;
+}
+
+const char *ns_config_tag(const ns_config *c, const char *key) {
+    for (int i = 0; i < c->ntags; i++)
+        if (strcmp(c->tags[i]->key, key) == 0) return c->tags[i]->value;
+    return NULL;
+}
+
+int ns_config_same_tags(const ns_config *a, const ns_config *b) {
+    return ns__same_tags(a, b->tags, b->ntags);
+}
+
+int ns_config_partner(const ns_config *a, const ns_config *b, const char *key, const char *value) {
+    if (strcmp(a->mode, b->mode) != 0 || a->ntags != b->ntags) return 0;
+    const char *av = ns_config_tag(a, key), *bv = ns_config_tag(b, key);
+    if (!av || !bv || strcmp(bv, value) != 0) return 0;
+    for (int i = 0; i < a->ntags; i++) {
+        if (strcmp(a->tags[i]->key, key) == 0) continue;
+        const char *o = ns_config_tag(b, a->tags[i]->key);
+        if (!o || strcmp(o, a->tags[i]->value) != 0) return 0;
+    }
+    return 1;
+}
+
+int ns_config_cmp(const ns_config *a, const ns_config *b, const char *const *keys, int nkeys) {
+    for (int k = 0; k < nkeys; k++) {
+        int c = ns_text_cmp(ns_config_tag(a, keys[k]), ns_config_tag(b, keys[k]));
+        if (c) return c;
+    }
+    int c = ns_mode_rank(a->mode) - ns_mode_rank(b->mode);
+    return c ? c : strcmp(a->mode, b->mode);
 }
 
 /* ====== CSV tables ====== */

@@ -1,5 +1,6 @@
 /* dataset.h -- the numbers `fit` and `diff` analyse: runs read from their
- * folders, the ones that count, chosen by tags, and one value per run.
+ * folders, the ones that count, chosen by tags, and one value per run; and
+ * the configurations `table` and `report` group runs into.
  *
  * An analysis asks three questions of a sweep: which runs (a folder, or the
  * runs of a folder whose tags match "precision=int8"), which of them count
@@ -25,7 +26,8 @@
  * A value a run does not have is NaN, never 0.
  *
  * Ownership: an ns_runset owns its runs; ns_selection holds borrowed
- * pointers into a runset; an ns_csv owns its cells.
+ * pointers into a runset; an ns_config borrows its tags from the runs and
+ * owns its arrays; an ns_csv owns its cells.
  * Deliberately left out: recursion into nested folders (runs_read.h looks
  * one level deep), and CSV dialects other than RFC 4180 with commas.
  */
@@ -122,6 +124,43 @@ void ns_selection_free(ns_selection *sel);
 /* Modes of the selection's runs, in the order cold, warm, none, others by
  * name (borrowed), at most `max`; returns how many there are. */
 int ns_selection_modes(const ns_selection *sel, const char **modes, int max);
+
+/* Order of cache modes everywhere: cold, warm, none, then any other (ties
+ * by name are the caller's); NULL (no mode: CSV records) before all. */
+int ns_mode_rank(const char *mode);
+
+/* ====== Configurations ======
+ * A configuration is the full set of a run's tags, key and value byte for
+ * byte.  `table` makes a row and `report` a group of each configuration
+ * and cache mode: two runs with the same tags and mode are one. */
+
+typedef struct {
+    const ns_kv **tags; /* the configuration, sorted by key (borrowed from a run) */
+    int ntags;          /* entries in tags */
+    const char *mode;   /* cache mode of its runs (borrowed) */
+    int *runs;          /* indices of its runs in the run array, reading order */
+    int nruns;          /* entries in runs */
+} ns_config;
+
+/* Put each of runs[0..nruns) in its configuration and mode, made on first
+ * sight (so in order of first appearance).  Returns how many, the array in
+ * *out (free each with ns_config_free, then the array).  Every tag key is
+ * added to keys (ns_key_add), in the order the runs have them. */
+int ns_configs_new(const ns_run *runs, int nruns, ns_config **out, const char ***keys,
+                   int *nkeys);
+void ns_config_free(ns_config *c);
+/* Append key to keys[0..*nkeys) unless it is there (names borrowed). */
+void ns_key_add(const char ***keys, int *nkeys, const char *key);
+/* The value of the tag `key` in c, or NULL. */
+const char *ns_config_tag(const ns_config *c, const char *key);
+/* The same tags?  (The modes are not compared.) */
+int ns_config_same_tags(const ns_config *a, const ns_config *b);
+/* Is b the baseline partner of a: the same mode, and the same tags but
+ * `key`, which both have and b has with `value` ("precision=int8")? */
+int ns_config_partner(const ns_config *a, const ns_config *b, const char *key, const char *value);
+/* The order rows and groups print in: tag by tag in the order of keys
+ * (ns_text_cmp: missing first, numbers as numbers), then by mode. */
+int ns_config_cmp(const ns_config *a, const ns_config *b, const char *const *keys, int nkeys);
 
 /* ====== CSV tables ======
  * RFC 4180: a header row, then records; fields separated by commas;

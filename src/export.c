@@ -2,6 +2,7 @@
  *
  * Formats (all documented in docs/formats.md):
  *   json        the npuscope-tree contract: values exactly as printed
+ *               (tree_json.c writes it, for merged trees too)
  *   csv         one row per node, for spreadsheets and pandas
  *   folded      FlameGraph's folded stacks: self time, integer microseconds
  *   chrome      Chrome trace events for Perfetto / chrome://tracing
@@ -23,6 +24,7 @@
 
 #include "jsonw.h"
 #include "strmap.h"
+#include "tree_json.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -101,103 +103,6 @@ int ns_format_parse(const char *s, ns_format *out) {
 /* Columns in the order the producers print them. */
 static const ns_col ns__print_order[NS_COL_COUNT] = {
     NS_COL_USER, NS_COL_SYS, NS_COL_USERSYS, NS_COL_WALL, NS_COL_MEM, NS_COL_INSTR};
-
-static const char *const ns__json_key[NS_COL_COUNT] = {
-    "wall_s", "user_s", "sys_s", "user_sys_s", "mem_bytes", "instructions"};
-
-/* ====== JSON ====== */
-
-static void ns__json_values(ns_buf *b, const ns_report *r, const ns_node *n) {
-    /* wall_s and user_s always (user null when absent: the contract) */
-    ns_buf_puts(b, ",\"wall_s\":");
-    ns_num_put_json(b, n->val[NS_COL_WALL]);
-    ns_buf_puts(b, ",\"user_s\":");
-    ns_num_put_json(b, n->val[NS_COL_USER]);
-    for (int c = NS_COL_SYS; c < NS_COL_COUNT; c++) {
-        if (!(r->cols & NS_COLBIT(c))) continue;
-        ns_buf_printf(b, ",\"%s\":", ns__json_key[c]);
-        ns_num_put_json(b, n->val[c]);
-    }
-}
-
-static void ns__json_node_open(ns_buf *b, const ns_report *r, const ns_node *n) {
-    ns_buf_puts(b, "{\"name\":");
-    ns_json_str(b, n->name);
-    ns_buf_printf(b, ",\"kind\":\"%s\"", ns_kind_name(n->kind));
-    if (n->detail) {
-        ns_buf_puts(b, ",\"detail\":");
-        ns_json_str(b, n->detail);
-    }
-    ns__json_values(b, r, n);
-    if (n->line) ns_buf_printf(b, ",\"line\":%ld", n->line);
-    ns_buf_puts(b, ",\"children\":[");
-}
-
-void ns_json_report(ns_buf *b, const ns_report *r, const ns_view *v) {
-    ns_buf_printf(b, "{\"index\":%d,\"label\":", r->index);
-    ns_json_str(b, r->label);
-    ns_buf_printf(b, ",\"producer\":\"%s\",\"title\":", ns_producer_name(r));
-    if (r->title) ns_json_str(b, r->title);
-    else ns_buf_puts(b, "null");
-    ns_buf_puts(b, ",\"source\":{\"file\":");
-    ns_json_str(b, r->file);
-    ns_buf_printf(b, ",\"line\":%ld,\"end_line\":%ld}", r->line, r->end_line);
-    ns_buf_printf(b, ",\"complete\":%s,\"columns\":[", r->complete ? "true" : "false");
-    int first = 1;
-    for (int i = 0; i < NS_COL_COUNT; i++) {
-        ns_col c = ns__print_order[i];
-        if (!(r->cols & NS_COLBIT(c))) continue;
-        ns_buf_printf(b, "%s\"%s\"", first ? "" : ",", ns_col_name(c));
-        first = 0;
-    }
-    ns_buf_puts(b, "],\"header_total_s\":");
-    ns_num_put_json(b, r->header_total);
-    if (ns_num_present(r->header_wall)) {
-        ns_buf_puts(b, ",\"header_wall_clock_s\":");
-        ns_num_put_json(b, r->header_wall);
-    }
-    if (r->prefix) {
-        ns_buf_puts(b, ",\"log_prefix\":");
-        ns_json_str(b, r->prefix);
-    }
-    if (r->nfacts) {
-        ns_buf_puts(b, ",\"metrics\":{");
-        for (int i = 0; i < r->nfacts; i++) {
-            if (i) ns_buf_putc(b, ',');
-            ns_json_str(b, r->facts[i].name);
-            ns_buf_putc(b, ':');
-            ns_put_json_double(b, r->facts[i].value, 3);
-        }
-        ns_buf_putc(b, '}');
-    }
-    ns_buf_puts(b, ",\"total\":{\"wall_s\":");
-    ns_num_put_json(b, r->root->val[NS_COL_WALL]);
-    ns_buf_puts(b, ",\"user_s\":");
-    ns_num_put_json(b, r->root->val[NS_COL_USER]);
-    ns_buf_puts(b, "},\"root\":");
-
-    /* iterative pre-order walk; "]}" closes a node */
-    const ns_node *root = r->root, *n = root;
-    ns__json_node_open(b, r, n);
-    for (;;) {
-        const ns_node *c = ns_view_first(v, n);
-        if (c) {
-            ns__json_node_open(b, r, c);
-            n = c;
-            continue;
-        }
-        ns_buf_puts(b, "]}");
-        while (n != root && !ns_view_next(v, n)) {
-            n = n->parent;
-            ns_buf_puts(b, "]}");
-        }
-        if (n == root) break;
-        n = ns_view_next(v, n);
-        ns_buf_putc(b, ',');
-        ns__json_node_open(b, r, n);
-    }
-    ns_buf_putc(b, '}');
-}
 
 /* ====== CSV ====== */
 
@@ -570,7 +475,7 @@ ns_exporter *ns_exporter_new(const ns_export_opts *o, FILE *out) {
     ns_strmap_init(&e->frames);
     switch (o->format) {
     case NS_FMT_JSON:
-        ns_buf_puts(&e->b, "{\"format\":\"npuscope-tree\",\"version\":1,\"reports\":[");
+        ns_tree_json_begin(&e->b, 0);
         break;
     case NS_FMT_CSV:
         ns_buf_puts(&e->b, "report,label,id,path,depth,name,kind,wall_s,user_s,self_s\n");
@@ -613,7 +518,7 @@ int ns_exporter_add(ns_exporter *e, const ns_report *r) {
 int ns_exporter_end(ns_exporter *e) {
     ns_buf *b = &e->b;
     switch (e->o.format) {
-    case NS_FMT_JSON: ns_buf_puts(b, "\n]}\n"); break;
+    case NS_FMT_JSON: ns_tree_json_end(b); break;
     case NS_FMT_CHROME:
         ns_buf_puts(b, "\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":"
                        "\"npuscope " NS_VERSION "\",\"timeline\":\"synthetic: "

@@ -26,6 +26,7 @@
 #include "jsonw.h"
 #include "stats.h"
 #include "strmap.h"
+#include "tree_json.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -334,116 +335,34 @@ void ns_merge_text(ns_buf *b, const ns_merged *m, const ns_export_opts *o) {
 
 /* ====== JSON ====== */
 
-/* Columns in the order the producers print them, and their node keys (as
- * export.c writes them: the same contract). */
-static const ns_col ns__mprint_order[NS_COL_COUNT] = {
-    NS_COL_USER, NS_COL_SYS, NS_COL_USERSYS, NS_COL_WALL, NS_COL_MEM, NS_COL_INSTR};
-static const char *const ns__mjson_key[NS_COL_COUNT] = {
-    "wall_s", "user_s", "sys_s", "user_sys_s", "mem_bytes", "instructions"};
-
-static void ns__mjson_node_open(ns_buf *b, const ns_merged *m, const ns_node *n) {
-    const ns_report *r = m->report;
-    ns_buf_puts(b, "{\"name\":");
-    ns_json_str(b, n->name);
-    ns_buf_printf(b, ",\"kind\":\"%s\"", ns_kind_name(n->kind));
-    if (n->detail) {
-        ns_buf_puts(b, ",\"detail\":");
-        ns_json_str(b, n->detail);
-    }
-    ns_buf_puts(b, ",\"wall_s\":");
-    ns_num_put_json(b, n->val[NS_COL_WALL]);
-    ns_buf_puts(b, ",\"user_s\":");
-    ns_num_put_json(b, n->val[NS_COL_USER]);
-    for (int c = NS_COL_SYS; c < NS_COL_COUNT; c++) {
-        if (!(r->cols & NS_COLBIT(c))) continue;
-        ns_buf_printf(b, ",\"%s\":", ns__mjson_key[c]);
-        ns_num_put_json(b, n->val[c]);
-    }
-    const ns_merge_stat *st = ns_merge_stat_of(m, n);
-    if (st) {
-        ns_buf_printf(b, ",\"n\":%d,\"min_s\":", st->n);
-        ns_num_put_json(b, st->min);
-        ns_buf_puts(b, ",\"max_s\":");
-        ns_num_put_json(b, st->max);
-        ns_buf_printf(b, ",\"outliers\":%d", st->outliers);
-    }
-    ns_buf_puts(b, ",\"children\":[");
+/* A merged row's spread over the runs, added to its JSON object (an
+ * ns_tree_json_row_fn; ctx is the ns_merged). */
+static void ns__mjson_stat(ns_buf *b, const ns_node *n, const void *ctx) {
+    const ns_merge_stat *st = ns_merge_stat_of(ctx, n);
+    if (!st) return;
+    ns_buf_printf(b, ",\"n\":%d,\"min_s\":", st->n);
+    ns_num_put_json(b, st->min);
+    ns_buf_puts(b, ",\"max_s\":");
+    ns_num_put_json(b, st->max);
+    ns_buf_printf(b, ",\"outliers\":%d", st->outliers);
 }
 
-void ns_merge_json_begin(ns_buf *b) {
-    ns_buf_puts(b, "{\"format\":\"npuscope-tree\",\"version\":1,\"merged\":true,\"reports\":[");
-}
+void ns_merge_json_begin(ns_buf *b) { ns_tree_json_begin(b, 1); }
 
-void ns_merge_json_end(ns_buf *b) { ns_buf_puts(b, "\n]}\n"); }
+void ns_merge_json_end(ns_buf *b) { ns_tree_json_end(b); }
 
+/* The tree JSON of the merged report (tree_json.c writes what every tree
+ * report has), with the names of the runs merged between its two halves. */
 void ns_merge_json(ns_buf *b, const ns_merged *m, const ns_view *v, int first) {
-    const ns_report *r = m->report;
     ns_buf_puts(b, first ? "\n" : ",\n");
-    ns_buf_printf(b, "{\"index\":%d,\"label\":", r->index);
-    ns_json_str(b, r->label);
-    ns_buf_printf(b, ",\"producer\":\"%s\",\"title\":", ns_producer_name(r));
-    if (r->title) ns_json_str(b, r->title);
-    else ns_buf_puts(b, "null");
-    ns_buf_puts(b, ",\"source\":{\"file\":");
-    ns_json_str(b, r->file);
-    ns_buf_printf(b, ",\"line\":%ld,\"end_line\":%ld}", r->line, r->end_line);
-    ns_buf_printf(b, ",\"complete\":%s,\"columns\":[", r->complete ? "true" : "false");
-    int sep = 0;
-    for (int i = 0; i < NS_COL_COUNT; i++) {
-        ns_col c = ns__mprint_order[i];
-        if (!(r->cols & NS_COLBIT(c))) continue;
-        ns_buf_printf(b, "%s\"%s\"", sep ? "," : "", ns_col_name(c));
-        sep = 1;
-    }
-    ns_buf_puts(b, "],\"header_total_s\":");
-    ns_num_put_json(b, r->header_total);
-    if (ns_num_present(r->header_wall)) {
-        ns_buf_puts(b, ",\"header_wall_clock_s\":");
-        ns_num_put_json(b, r->header_wall);
-    }
-    if (r->nfacts) {
-        ns_buf_puts(b, ",\"metrics\":{");
-        for (int i = 0; i < r->nfacts; i++) {
-            if (i) ns_buf_putc(b, ',');
-            ns_json_str(b, r->facts[i].name);
-            ns_buf_putc(b, ':');
-            ns_put_json_double(b, r->facts[i].value, 3);
-        }
-        ns_buf_putc(b, '}');
-    }
+    ns_tree_json_head(b, m->report);
     ns_buf_puts(b, ",\"runs\":[");
     for (int i = 0; i < m->nruns; i++) {
         if (i) ns_buf_putc(b, ',');
         ns_json_str(b, m->runs[i]);
     }
     ns_buf_printf(b, "],\"rows_with_outliers\":%ld", m->outlier_rows);
-    ns_buf_puts(b, ",\"total\":{\"wall_s\":");
-    ns_num_put_json(b, r->root->val[NS_COL_WALL]);
-    ns_buf_puts(b, ",\"user_s\":");
-    ns_num_put_json(b, r->root->val[NS_COL_USER]);
-    ns_buf_puts(b, "},\"root\":");
-
-    /* iterative pre-order walk; "]}" closes a node */
-    const ns_node *root = r->root, *n = root;
-    ns__mjson_node_open(b, m, n);
-    for (;;) {
-        const ns_node *c = ns_view_first(v, n);
-        if (c) {
-            ns__mjson_node_open(b, m, c);
-            n = c;
-            continue;
-        }
-        ns_buf_puts(b, "]}");
-        while (n != root && !ns_view_next(v, n)) {
-            n = n->parent;
-            ns_buf_puts(b, "]}");
-        }
-        if (n == root) break;
-        n = ns_view_next(v, n);
-        ns_buf_putc(b, ',');
-        ns__mjson_node_open(b, m, n);
-    }
-    ns_buf_putc(b, '}');
+    ns_tree_json_rows(b, m->report, v, ns__mjson_stat, m);
 }
 
 /* ====== Groups of runs ====== */

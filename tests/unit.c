@@ -4,6 +4,8 @@
  * Whole-program behaviour is tested by tests/run.sh on real fixtures.
  *
  * Prints one line per failure and ends with "unit: N passed, N failed". */
+#include "check.h"
+
 #include "jsonw.h"
 #include "num.h"
 #include "parse.h"
@@ -14,17 +16,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int passed, failed;
-
-#define CHECK(cond)                                                          \
-    do {                                                                     \
-        if (cond) passed++;                                                  \
-        else {                                                               \
-            failed++;                                                        \
-            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);           \
-        }                                                                    \
-    } while (0)
 
 /* ====== Numbers ====== */
 
@@ -407,6 +398,5 @@ int main(void) {
     test_scan_edge();
     test_scan_after_noise();
     test_json_and_map();
-    printf("unit: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary("unit");
 }

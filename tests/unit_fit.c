@@ -12,6 +12,8 @@
  *
  * Run from the repository root.  Prints one line per failure and ends with
  * "unit_fit: N passed, N failed". */
+#include "check.h"
+
 #include "dataset.h"
 #include "diff.h"
 #include "fit.h"
@@ -23,17 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static int passed, failed;
-
-#define CHECK(cond)                                                          \
-    do {                                                                     \
-        if (cond) passed++;                                                  \
-        else {                                                               \
-            failed++;                                                        \
-            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);           \
-        }                                                                    \
-    } while (0)
 
 #define NEAR(a, b, tol) (fabs((a) - (b)) <= (tol))
 
@@ -524,6 +515,5 @@ int main(void) {
     test_pass_sums();
     test_verdicts();
     test_diff_runs();
-    printf("unit_fit: %d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return check_summary("unit_fit");
 }

@@ -7,23 +7,14 @@
  * and a 10,000-deep tree (iterative walks: no stack overflow).
  *
  * Prints one line per failure and ends with "unit_merge: N passed, N failed". */
+#include "check.h"
+
 #include "merge.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int passed, failed;
-
-#define CHECK(cond)                                                          \
-    do {                                                                     \
-        if (cond) passed++;                                                  \
-        else {                                                               \
-            failed++;                                                        \
-            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);           \
-        }                                                                    \
-    } while (0)
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-12)
 
@@ -329,6 +320,5 @@ int main(void) {
     test_single_and_columns();
     test_deep();
     test_groups();
-    printf("unit_merge: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary("unit_merge");
 }

@@ -10,6 +10,8 @@
  * from the map, so the test catches a wrong rule as well as a wrong engine.
  * Run from the repository root (tests/run.sh does).  Prints one line per
  * failure and ends with "unit_stages: N passed, N failed". */
+#include "check.h"
+
 #include "report.h"
 #include "scan.h"
 #include "stages.h"
@@ -17,17 +19,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int passed, failed;
-
-#define CHECK(cond)                                                          \
-    do {                                                                     \
-        if (cond) passed++;                                                  \
-        else {                                                               \
-            failed++;                                                        \
-            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);           \
-        }                                                                    \
-    } while (0)
 
 /* ====== Helpers ====== */
 
@@ -770,6 +761,5 @@ int main(void) {
     test_rules();
     test_mlir_auto();
     test_deep();
-    printf("unit_stages: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary("unit_stages");
 }

@@ -7,23 +7,14 @@
  * test.
  *
  * Prints one line per failure and ends with "unit_stats: N passed, N failed". */
+#include "check.h"
+
 #include "stats.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int passed, failed;
-
-#define CHECK(cond)                                                          \
-    do {                                                                     \
-        if (cond) passed++;                                                  \
-        else {                                                               \
-            failed++;                                                        \
-            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);           \
-        }                                                                    \
-    } while (0)
 
 /* |got - want| <= tol, printing both when not */
 #define NEAR(got, want, tol)                                                 \
@@ -480,6 +471,5 @@ int main(void) {
     test_hodges_lehmann();
     test_t_quantile();
     test_linear_fit();
-    printf("unit_stats: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary("unit_stats");
 }

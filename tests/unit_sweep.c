@@ -7,23 +7,14 @@
  * printed and that it names what was wrong (stderr is captured for that).
  *
  * Prints one line per failure and ends with "unit_sweep: N passed, N failed". */
+#include "check.h"
+
 #include "sweep_plan.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static int passed, failed;
-
-#define CHECK(cond)                                                          \
-    do {                                                                     \
-        if (cond) passed++;                                                  \
-        else {                                                               \
-            failed++;                                                        \
-            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);           \
-        }                                                                    \
-    } while (0)
 
 /* ====== Captured messages ====== */
 
@@ -599,6 +590,5 @@ int main(void) {
     test_shards();
     test_subst();
     test_run_ids();
-    printf("unit_sweep: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary("unit_sweep");
 }
