@@ -50,16 +50,21 @@ $(BUILD)/web_assets.c: tools/embed.sh $(WEB) | $(BUILD)
 $(BUILD)/web_assets.o: $(BUILD)/web_assets.c
 	$(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) -c -o $@ $<
 
-# unit test programs: tests/unit*.c, each linked with every module
+# unit test programs: tests/unit*.c, each linked with every module and
+# built on tests/check.h (its CHECK and summary line; not given to $(CC))
 UNITS   = $(patsubst tests/%.c,$(BUILD)/%,$(wildcard tests/unit*.c))
 
-$(BUILD)/unit%: tests/unit%.c $(OBJS)
-	$(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/unit%: tests/unit%.c tests/check.h $(OBJS)
+	$(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS)
 
-$(BUILD)/unit: tests/unit.c $(OBJS)
-	$(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/unit: tests/unit.c tests/check.h $(OBJS)
+	$(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS)
 
-units: $(UNITS)
+# the strict JSON checker the tests hand every JSON export to
+$(BUILD)/jsoncheck: tests/jsoncheck.c | $(BUILD)
+	$(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
+
+units: $(UNITS) $(BUILD)/jsoncheck
 
 $(BUILD):
 	mkdir -p $(BUILD)

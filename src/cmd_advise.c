@@ -222,10 +222,16 @@ static ns__case *ns__new_case(ns__advice *ad, const char *name) {
     return c;
 }
 
-static void ns__from_log(ns__advice *ad, const char *path, const ns_read_opts *ro) {
+/* Returns -1 when the log could not be read (said), else 0. */
+static int ns__from_log(ns__advice *ad, const char *path, const ns_read_opts *ro) {
     struct { ns_report **r; int n; } f = {NULL, 0};
     char *in[1] = {(char *)path};
-    if (ns_cli_scan(in, 1, ro, ns__sink, &f) <= 0) return;
+    long found = ns_cli_scan(in, 1, ro, ns__sink, &f);
+    if (found <= 0) {
+        for (int i = 0; i < f.n; i++) ns_report_free(f.r[i]);
+        free(f.r);
+        return found < 0 ? -1 : 0;
+    }
     ns__case *c = ns__new_case(ad, path);
     int nst;
     ns__compile(ad, f.r, f.n, c->share, &nst, &c->map, &c->top_pass, &c->top_pass_share, &c->total_s);
@@ -239,6 +245,7 @@ static void ns__from_log(ns__advice *ad, const char *path, const ns_read_opts *r
         ns_report_free(f.r[i]);
     }
     free(f.r);
+    return 0;
 }
 
 /* Configurations of a run folder: counted runs grouped by tags. */
@@ -458,7 +465,7 @@ int ns_cmd_advise(int argc, char **argv) {
         if (stat(inputs[i], &st) == 0 && S_ISDIR(st.st_mode)) {
             if (ns_runset_read(&rs, inputs[i]) < 0) rc = NS_EXIT_USAGE;
         } else {
-            ns__from_log(&ad, inputs[i], &ro);
+            if (ns__from_log(&ad, inputs[i], &ro) < 0) rc = NS_EXIT_USAGE;
         }
     }
     if (rs.nruns) ns__from_runs(&ad, &rs);

@@ -290,7 +290,7 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
     double t_start = ns__mono();
     ns__eta eta = {ns_xcalloc(nconf * (size_t)(o->repeats + o->warmups + 1), sizeof(double)),
                    ns_xcalloc(nconf, sizeof(int)), (int)(o->repeats + o->warmups + 1)};
-    long done = 0, skipped = 0, failed = 0, ran = 0;
+    long done = 0, skipped = 0, failed = 0;
     if (!o->dry_run) ns_capture_install_signals();
 
     for (size_t k = 0; k < plan.n; k++) {
@@ -379,7 +379,6 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
             } else if (out == NS_RUN_FAILED) {
                 rc = NS_EXIT_USAGE;
             } else {
-                ran++;
                 if (out == NS_RUN_DONE) done++;
                 if (!ns_run_ok(&run) && !run.interrupted) failed++;
                 if (ns_run_ok(&run) && it->config < nconf) {

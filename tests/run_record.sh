@@ -76,6 +76,9 @@ check "fault: child killed by SIGSEGV" fault segv '.signal_name == "SIGSEGV" and
 check "fault: timeout (SIGTERM to the group)" fault timeout '.timed_out and .signal_name == "SIGTERM" and .wall_s < 5' --timeout 0.3 --grace 2 -- sleep 30
 check "fault: timeout ignored, SIGKILL after grace" fault timeout-kill '.timed_out and .signal_name == "SIGKILL"' --timeout 0.3 --grace 0.3 -- sh -c 'trap "" TERM; sleep 30'
 check "fault: command not found" fault missing '.error | test("cannot run .no-such-command-xyz.: No such file")' -- no-such-command-xyz
+printf '#!/bin/sh\necho never\n' >"$R/not-exec.sh"; chmod 644 "$R/not-exec.sh"
+check "fault: command not executable" fault not-exec '.error | test("cannot run .*not-exec.sh.: Permission denied")' -- "$R/not-exec.sh"
+check "fault: command is a folder" fault folder '(.error | test("cannot run .*: Permission denied")) and .stdout_bytes == 0' -- "$R"
 check "fault: non-zero exit" fault exit3 '.exit_code == 3 and .ok == false' -- sh -c 'exit 3'
 unwritable() {
     : >"$R/a-file"
@@ -153,6 +156,20 @@ sweep_plan() {
     jq -s -e '[.[] | select(.tags.v == "../../esc")] | length == 6' "$out"/*/run.json >/dev/null
 }
 check "sweep: 3 x 3 x 2 plan, hostile values verbatim, nothing escapes" sweep_plan
+# --tag keys and values name no path: kept verbatim in run.json only
+hostile_tags() {
+    local out=$R/tags np
+    np=$(cd "$(dirname "$NPUSCOPE")" && pwd)/$(basename "$NPUSCOPE")
+    mkdir -p "$out" || return 1
+    ( cd "$out" && "$np" record -q -o runs --tag '../../k=../../v' --tag 'a/b=/etc/x' \
+          --tag '.=..' --tag 'q"\=<x>' -- true ) || return 1
+    [ "$(find "$out" -mindepth 1 | grep -cv '^'"$out"'/runs')" -eq 0 ] || { echo "something outside runs/"; return 1; }
+    [ "$(find "$out/runs" -mindepth 1 -maxdepth 1 | wc -l)" -eq 1 ] || return 1
+    [ -z "$(find "$R" -maxdepth 2 -name 'k' -o -maxdepth 2 -name 'v')" ] || return 1
+    jq -e '.tags == {"../../k": "../../v", "a/b": "/etc/x", ".": "..", "q\"\\": "<x>"}' \
+        "$out"/runs/*/run.json >/dev/null
+}
+check "record: hostile --tag keys and values stay verbatim in run.json, no path made" hostile_tags
 table_real() {
     "$NPUSCOPE" table --format json "$R/sw2" >"$R/t.json" || return 1
     jq -e '(.rows | length) == 9 and all(.rows[]; .n == 2 and .failures == 0 and .median_s > 0)' "$R/t.json" >/dev/null &&
