@@ -6,7 +6,7 @@
  * NUL as a command-line argument would be.  glibc's regcomp/regexec can take
  * exponential time or memory on hostile patterns: regcomp copies the
  * subtree under every '+' and every {m,n}, so "x=n++++++++++++++++++++++"
- * (22 '+') needs over 4 GB (tests/bad/fuzz-fuzz_metric-1).  Patterns whose
+ * (22 '+') needs over 4 GB (tests/bad/cases/fuzz-fuzz_metric-1.in).  Patterns whose
  * copies could multiply past 2^16 are therefore skipped (nsf_regex_costly),
  * which, with the length cap, keeps the fuzzer on npuscope's code (name
  * checks, capture-group choice, number parsing, aggregation, replacing a
