@@ -183,7 +183,7 @@ static ns_num ns__median_num(const ns_num *x, int n, double *tmp) {
         tmp[k++] = x[i].v;
     }
     if (!k) return ns_num_absent();
-    ns_num out = {ns_median(tmp, (size_t)k), (signed char)dec};
+    ns_num out = {ns_median(tmp, (size_t)k), (signed char)dec, 0};
     if (out.dec < 0 || isnan(out.v)) out.dec = NS_DEC_WORD;
     return out;
 }
@@ -211,8 +211,8 @@ static void ns__finish_row(ns__mbuild *b, size_t row, double *tmp, ns_num *col) 
         if (c != NS_COL_WALL) continue;
         for (int i = 0; i < k; i++) tmp[i] = col[i].v;
         signed char dec = node->val[c].dec;
-        st->min = (ns_num){ns_min(tmp, (size_t)k), dec};
-        st->max = (ns_num){ns_max(tmp, (size_t)k), dec};
+        st->min = (ns_num){ns_min(tmp, (size_t)k), dec, 0};
+        st->max = (ns_num){ns_max(tmp, (size_t)k), dec, 0};
         if (isnan(st->min.v)) st->min.dec = st->max.dec = NS_DEC_WORD;
         st->outliers = (int)ns_outliers(tmp, (size_t)k, NULL);
     }

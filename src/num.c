@@ -24,6 +24,26 @@ static int ns__word(const char *s, const char *end, const char *w) {
     return (s[0] | 0x20) == w[0] && (s[1] | 0x20) == w[1] && (s[2] | 0x20) == w[2];
 }
 
+/* Skip a sign and the leading zeros of an integer part ("-007.5" -> "7.5",
+ * "0.5" stays). */
+static const char *ns__digits(const char *s) {
+    if (*s == '-' || *s == '+') s++;
+    while (s[0] == '0' && s[1] >= '0' && s[1] <= '9') s++;
+    return s;
+}
+
+/* Does printing v with dec decimals give the digits of text (a number
+ * without exponent)?  Signs and leading zeros aside: "-0.0000" and
+ * "+007.5" are exact. */
+static int ns__reprints(const char *text, double v, int dec) {
+    if (!isfinite(v)) return 0;
+    ns_buf b = {0};
+    ns_buf_printf(&b, "%.*f", dec, v);
+    int same = strcmp(ns__digits(b.data), ns__digits(text)) == 0;
+    ns_buf_free(&b);
+    return same;
+}
+
 int ns_num_parse(const char **pp, const char *end, ns_num *out) {
     const char *p = *pp, *start = p;
     int neg = 0;
@@ -33,6 +53,7 @@ int ns_num_parse(const char **pp, const char *end, ns_num *out) {
         out->v = (*p | 0x20) == 'n' ? NAN : INFINITY;
         if (neg) out->v = -out->v;
         out->dec = NS_DEC_WORD;
+        out->inexact = 0;
         *pp = p + 3;
         return 0;
     }
@@ -65,16 +86,21 @@ int ns_num_parse(const char **pp, const char *end, ns_num *out) {
         while (p < end && *p >= '0' && *p <= '9') p++;
     }
     double v;
+    out->inexact = 0;
     if (!has_exp && sig <= 15 && dec <= 22) {
+        /* at most 15 significant digits: a double holds them exactly
+         * enough that printing with dec decimals gives them back */
         v = (double)mant / ns__pow10[dec];
     } else {
-        char tmp[128];
+        char small[128];
         size_t n = (size_t)(p - start);
-        if (n >= sizeof tmp) n = sizeof tmp - 1;
+        char *tmp = n < sizeof small ? small : ns_xmalloc(n + 1);
         memcpy(tmp, start, n);
         tmp[n] = 0;
         v = strtod(tmp, NULL);
         neg = 0; /* strtod saw the sign */
+        if (!has_exp) out->inexact = !ns__reprints(tmp, v, dec > 60 ? 60 : dec);
+        if (tmp != small) free(tmp);
     }
     out->v = neg ? -v : v;
     out->dec = (signed char)(has_exp ? 17 : (dec > 60 ? 60 : dec));

@@ -16,20 +16,27 @@
 #define NS_DEC_WORD (-2)   /* printed as nan / inf */
 
 typedef struct {
-    double v;        /* the value; NaN when absent */
-    signed char dec; /* decimals printed, or NS_DEC_ABSENT / NS_DEC_WORD */
+    double v;              /* the value; NaN when absent */
+    signed char dec;       /* decimals printed, or NS_DEC_ABSENT / NS_DEC_WORD */
+    unsigned char inexact; /* the printed digits did not survive the trip
+                              through a double: printing v with dec decimals
+                              gives other digits (ns_num_parse) */
 } ns_num;
 
 /* The value of an absent column (inline: every row starts with six). */
 static inline ns_num ns_num_absent(void) {
-    ns_num n = {__builtin_nan(""), NS_DEC_ABSENT};
+    ns_num n = {__builtin_nan(""), NS_DEC_ABSENT, 0};
     return n;
 }
 static inline int ns_num_present(ns_num n) { return n.dec != NS_DEC_ABSENT; }
 
 /* Parse [-|+]DIGITS[.DIGITS][e[-+]DIGITS] or [-]nan / [-]inf starting at *p
  * (no leading blanks skipped); on success store it, advance *p past it and
- * return 0.  Returns -1 (and leaves *p) when no number starts there. */
+ * return 0.  Returns -1 (and leaves *p) when no number starts there.
+ * A number without exponent that printf("%.*f") of a double could not have
+ * printed (more significant digits than a double holds, or beyond its
+ * range) is still read, as the nearest double, with out->inexact set: the
+ * parsers warn, so that no re-printed or exported digit differs silently. */
 int ns_num_parse(const char **p, const char *end, ns_num *out);
 
 /* Append n printed as printf("%*.*f", width, n.dec, n.v) would, words as

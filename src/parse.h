@@ -94,5 +94,10 @@ ns_report *ns_trace_parse(const char *text, size_t len, const char *file);
 /* Shared by the text parsers: parse "  %N.Mf (%5.1f%%)" at *p; returns 0 and
  * advances, or -1.  Accepts LLVM's "-----" placeholder as an absent value. */
 int ns_parse_timepct(const char **p, const char *end, ns_num *val, ns_num *pct);
+/* Warn at file:line when one of the n values or percentages of a row was
+ * read inexactly (ns_num.inexact): re-printed and exported, it shows other
+ * digits than the input. */
+void ns_parse_warn_inexact(const ns_report *r, long line, const ns_num *val, const ns_num *pct,
+                           int n);
 
 #endif

@@ -51,6 +51,7 @@ ns_feed ns_mlir_text_feed(ns_pstate *st, const char *s, size_t n, long line) {
     }
 
     ns_report *r = st->r;
+    ns_parse_warn_inexact(r, line, val, pct, h->ncols);
     if (indent == 0 && end - name == 5 && memcmp(name, "Total", 5) == 0) {
         for (int i = 0; i < h->ncols; i++) {
             r->root->val[h->cols[i]] = val[i];

@@ -575,14 +575,22 @@ ns_report *ns_trace_parse(const char *text, size_t len, const char *file) {
     c.r = ns_report_new(NS_PROD_TRACE, file, 1);
     c.strs.arena = c.r;
     size_t nev = json_array_size(events);
+    long first_bad = -1;
     for (size_t i = 0; i < nev; i++)
-        if (ns__event(&c, json_array_get(events, i), (long)i) != 0) c.bad++;
+        if (ns__event(&c, json_array_get(events, i), (long)i) != 0 && c.bad++ == 0)
+            first_bad = (long)i;
     json_decref(doc);
-    c.bad += c.live; /* begin events that never ended */
+    long unended = c.live; /* begin events that never ended */
+    c.bad += unended;
 
     ns_report *r = c.r;
-    if (c.bad)
-        ns_warn_at(file, 0, "skipped %ld malformed trace events", c.bad);
+    /* a trace is one line: say which event, counted from 0 as in the array */
+    if (first_bad >= 0)
+        ns_warn_at(file, 0, "skipped %ld malformed trace event%s (the first: traceEvents[%ld])",
+                   c.bad - unended, c.bad - unended == 1 ? "" : "s", first_bad);
+    if (unended)
+        ns_warn_at(file, 0, "skipped %ld begin event%s that never ended", unended,
+                   unended == 1 ? "" : "s");
     if (!c.niv) {
         ns_error_at(file, 0, "trace has no timed events");
         ns_report_free(r);

@@ -420,9 +420,9 @@ static void ns__finish(ns__scan *st, long last_line) {
                    st->ps.foreign == 1 ? "line that is not a row" : "lines that are not rows");
     if (!r->complete)
         ns_warn_at(r->file, r->line,
-                   "report %s is incomplete (no Total row; %d rows read up to "
+                   "report %s is incomplete (no Total row; %d row%s read up to "
                    "line %ld%s)",
-                   r->label, st->ps.rows, last_line,
+                   r->label, st->ps.rows, st->ps.rows == 1 ? "" : "s", last_line,
                    st->ps.foreign_run ? ", then lines that are not rows" : "");
     ns_builder_free(&st->ps.b);
     ns_hdr_free(&st->ps.hdr);
@@ -539,6 +539,15 @@ static void ns__foreign(ns__scan *st, const char *raw, size_t rawn, long line) {
 }
 
 static void ns__idle(ns__scan *st, const char *s, size_t n, long line) {
+    /* Progress output rewrites its line with CRs ("50%\r100%\r"): a
+     * terminal shows what follows the last one, and a report may start
+     * there.  (Only between reports: inside one, a CR is the row's.) */
+    const char *cr = memchr(s, '\r', n);
+    if (cr) {
+        for (const char *q = cr; (q = memchr(q + 1, '\r', n - (size_t)(q + 1 - s))) != NULL;) cr = q;
+        n -= (size_t)(cr + 1 - s);
+        s = cr + 1;
+    }
     if (st->sc->npu || st->sc->npuw) ns__npu_line(st, s, n);
     long off = ns_banner_at(s, n);
     if (off >= 0) {
@@ -624,7 +633,11 @@ static void ns__line(ns__scan *st, const char *raw, size_t rawn, long line) {
             ns_mlir_json_entry_line(s, n)) {
             ns__begin(st, NS_PROD_MLIR_JSON);
             st->state = NS__JSON;
-            ns_mlir_json_feed(&st->ps, s, n, line);
+            /* the first entry counts like any other: one that is not an
+             * entry after all is reported with the report, not dropped */
+            ns_feed f = ns_mlir_json_feed(&st->ps, s, n, line);
+            if (f == NS_FEED_FOREIGN) ns__foreign(st, raw, rawn, line);
+            else if (f == NS_FEED_DONE) ns__finish(st, line);
             return;
         }
         st->state = NS__IDLE;
@@ -639,6 +652,10 @@ static void ns__end(ns__scan *st, long last_line) {
         st->ps.foreign -= st->ps.foreign_run;
         ns__finish(st, last);
     } else if (st->state == NS__HEADER) {
+        /* cut inside its header: no rows to show, but say where it was */
+        ns_warn_at(st->name, st->start_line,
+                   "a report starts here, but the input ends inside its header (line %ld)",
+                   last_line);
         ns_hdr_free(&st->ps.hdr);
     }
     if (st->held) ns__emit(st, st->held);
@@ -732,15 +749,19 @@ static int ns__scan_reader(ns_scanner *sc, ns__reader *rd, ns_sink sink, void *c
     st.sink = sink;
     st.ctx = ctx;
 
-    /* Look at the first bytes to tell a trace document from a log. */
+    /* Look at the first bytes to tell a trace document from a log.  A
+     * UTF-8 byte order mark (editors on Windows write one) is skipped. */
     while (!rd->eof && rd->end < 4096) ns__fill(rd);
-    if (ns__looks_like_trace(rd->buf, rd->end)) {
+    size_t bom = rd->end >= 3 && memcmp(rd->buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    if (ns__looks_like_trace(rd->buf + bom, rd->end - bom)) {
         while (!rd->eof) ns__fill(rd);
         sc->bytes += rd->end;
         if (rd->io_error) return -1;
         /* an unreadable trace is bad input (exit 2), not an empty log */
-        return ns__trace(&st, rd->buf, rd->end) < 0 ? -1 : st.found;
+        return ns__trace(&st, rd->buf + bom, rd->end - bom) < 0 ? -1 : st.found;
     }
+    rd->start = bom;
+    sc->bytes += bom;
 
     const char *s;
     size_t n;

@@ -69,6 +69,25 @@ static void test_numbers(void) {
     CHECK(reprints("  nan", 5));
     CHECK(reprints(" -nan", 5));
     CHECK(reprints("123456789012.1234", 8)); /* 16 digits: strtod path */
+    /* what printf of a double prints is exact, however long; what it
+     * cannot have printed is read, but marked inexact */
+    n = parse("123456789012.1234", &ok, NULL);
+    CHECK(ok && !n.inexact);
+    n = parse("100000000000000000000.0000", &ok, NULL); /* printf("%.4f", 1e20) */
+    CHECK(ok && !n.inexact && n.v == 1e20);
+    n = parse("-0000012345678901234567.0", &ok, NULL);   /* leading zeros, sign */
+    CHECK(ok && n.inexact && n.v == -12345678901234567.0); /* 17 digits: ...68 */
+    n = parse("99999999999999999999.0000", &ok, NULL);
+    CHECK(ok && n.inexact && n.v == 1e20);
+    n = parse("3.8142", &ok, NULL);
+    CHECK(ok && !n.inexact);
+    {
+        char big[420] = "1";
+        memset(big + 1, '0', 400);
+        strcpy(big + 401, ".0"); /* 10^400: once cut to 127 digits, now inf */
+        n = parse(big, &ok, &rest);
+        CHECK(ok && n.inexact && isinf(n.v) && *rest == 0);
+    }
     char tmp[32];
     int all = 1;
     for (int i = 0; i < 100000 && all; i += 7) {

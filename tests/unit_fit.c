@@ -332,7 +332,7 @@ static ns_node *node(ns_report *rep, ns_node *parent, const char *name, ns_kind 
     n->name = ns_report_strdup(rep, name, strlen(name));
     n->kind = kind;
     n->depth = parent->depth + 1;
-    n->val[NS_COL_WALL] = (ns_num){wall, 4};
+    n->val[NS_COL_WALL] = (ns_num){wall, 4, 0};
     ns_node_append(parent, n);
     return n;
 }
@@ -341,7 +341,7 @@ static ns_node *node(ns_report *rep, ns_node *parent, const char *name, ns_kind 
  * CSE, a top-level Canonicalizer, Rest; scale multiplies every time. */
 static ns_report *mlir_report(double scale) {
     ns_report *rep = ns_report_new(NS_PROD_MLIR_TEXT, "x.log", 1);
-    rep->root->val[NS_COL_WALL] = (ns_num){1.0 * scale, 4};
+    rep->root->val[NS_COL_WALL] = (ns_num){1.0 * scale, 4, 0};
     node(rep, rep->root, "Parser", NS_KIND_SCOPE, 0.1 * scale);
     ns_node *pipe = node(rep, rep->root, "'func.func' Pipeline", NS_KIND_PIPELINE, 0.5 * scale);
     node(rep, pipe, "Canonicalizer", NS_KIND_PASS, 0.3 * scale);

@@ -21,7 +21,7 @@
 /* ====== Building reports ====== */
 
 static ns_num num(double v, int dec) {
-    ns_num n = {v, (signed char)dec};
+    ns_num n = {v, (signed char)dec, 0};
     return n;
 }
 

@@ -735,7 +735,7 @@ static void test_deep(void) {
         ns_node *x = ns_report_node(r);
         x->name = d == 0 ? "Compile network" : (d == 1 ? "FeasibleAllocation" : "Canonicalizer");
         x->kind = ns_kind_of_name(x->name, d);
-        x->val[NS_COL_WALL] = (ns_num){1.0, 4};
+        x->val[NS_COL_WALL] = (ns_num){1.0, 4, 0};
         ns_builder_add(&b, x, d);
     }
     ns_builder_free(&b);
