@@ -1,6 +1,7 @@
 /* cli.c -- argument matching and input reading shared by the subcommands. */
 #include "cli.h"
 
+#include "dataset.h"
 #include "npu.h"
 #include "runs_read.h"
 
@@ -143,13 +144,26 @@ int ns_args_format(ns_args *a, const char *const *names, int *fmt) {
 }
 
 /* A run folder or a folder of runs: the reports kept in run.json, labelled
- * "<run-id>/<label>", in run order. */
+ * "<run-id>/<label>", in run order.  From a folder of runs only the
+ * counted ones (ns_run_counted: not warmups, cache primers or failed runs),
+ * as every analysis reads them; a run folder named itself is read whatever
+ * it is. */
 static int ns__scan_runs(ns_scanner *sc, const char *dir, ns_sink sink, void *ctx) {
     ns_run *runs = NULL;
     int nruns = 0;
     if (ns_runs_read(dir, &runs, &nruns) < 0) return -1;
+    ns_buf own = {0};
+    ns_buf_printf(&own, "%s/run.json", dir);
+    int one = access(own.data, F_OK) == 0;
+    ns_buf_free(&own);
+    int left_out = 0;
     for (int i = 0; i < nruns; i++) {
         ns_run *r = &runs[i];
+        if (!one && !ns_run_counted(r)) {
+            left_out++;
+            ns_run_free(r);
+            continue;
+        }
         for (int k = 0; k < r->nreports && !sc->stopped; k++) {
             ns_report *rep = r->reports[k];
             r->reports[k] = NULL;
@@ -164,6 +178,10 @@ static int ns__scan_runs(ns_scanner *sc, const char *dir, ns_sink sink, void *ct
         ns_run_free(r);
     }
     free(runs);
+    if (left_out)
+        ns_note_at(dir, "%d run%s left out: warmups, cache primers and failed runs (name a run "
+                        "folder to read one)",
+                   left_out, left_out == 1 ? "" : "s");
     return 0;
 }
 

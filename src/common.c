@@ -132,6 +132,14 @@ void ns_warn_at(const char *file, long line, const char *fmt, ...) {
     va_end(ap);
 }
 
+void ns_note_at(const char *file, const char *fmt, ...) {
+    if (ns__quiet) return;
+    va_list ap;
+    va_start(ap, fmt);
+    ns__vdiag(NULL, file, 0, fmt, ap);
+    va_end(ap);
+}
+
 void ns_error_at(const char *file, long line, const char *fmt, ...) {
     ns__errors++;
     va_list ap;

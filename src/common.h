@@ -63,6 +63,9 @@ void ns_warn_at(const char *file, long line, const char *fmt, ...)
 void ns_error_at(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void ns_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Information that is neither a warning nor an error ("FILE: message"):
+ * silenced by -q, never counted. */
+void ns_note_at(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Number of errors and warnings issued so far (for exit codes and the
  * "N more warnings not shown" summary). */
 long ns_error_count(void);

@@ -132,7 +132,8 @@ size_t ns_outliers(const double *v, size_t n, unsigned char *flags) {
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         if (isnan(v[i])) continue;
-        if (fabs(0.6745 * (v[i] - median)) / mad > 3.5) {
+        double dev = fabs(v[i] - median);
+        if (0.6745 * dev / mad > 3.5 && dev >= NS_OUTLIER_MIN_REL * fabs(median)) {
             if (flags) flags[i] = 1;
             k++;
         }

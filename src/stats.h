@@ -41,11 +41,15 @@ double ns_max(const double *v, size_t n);
 /* Median absolute deviation from the median (unscaled); NaN when empty. */
 double ns_mad(const double *v, size_t n);
 /* flags[i] = 1 when v[i] is an outlier by the modified z-score
- * |0.6745 (v[i] - median)| / MAD > 3.5 (Iglewicz and Hoaglin), else 0 (NaN
- * entries included); with MAD = 0 (more than half the values equal) nothing
- * is flagged.  flags has n entries, or is NULL to only count.  Returns the
- * number flagged.  Outliers are flagged, never dropped: callers keep and
- * count them. */
+ * |0.6745 (v[i] - median)| / MAD > 3.5 (Iglewicz and Hoaglin) and lies at
+ * least NS_OUTLIER_MIN_REL of the median away from it, else 0 (NaN entries
+ * included); with MAD = 0 (more than half the values equal) nothing is
+ * flagged.  The floor is for timings: repeats of one compile can agree to
+ * a fraction of a percent, and the z-score alone then flags scheduling
+ * jitter (a 0.104 s run among 0.101 s ones) as an outlier.  flags has n
+ * entries, or is NULL to only count.  Returns the number flagged.
+ * Outliers are flagged, never dropped: callers keep and count them. */
+#define NS_OUTLIER_MIN_REL 0.05
 size_t ns_outliers(const double *v, size_t n, unsigned char *flags);
 
 /* ====== Two-sample comparison ====== */

@@ -40,6 +40,20 @@ rec_read_back() {
     [ "$("$NPUSCOPE" top --format json "$R/r1" | jq .reports)" -eq 3 ]
 }
 check "tree/top read run folders: reports come back exactly from run.json" rec_read_back
+# a folder of runs gives only its counted runs; a run folder named itself
+# is read whatever it is
+rec_counted_only() {
+    local fix d
+    fix=$(pwd)/tests/fixtures/mlir22-tree-st.txt
+    "$NPUSCOPE" record -q -o "$R/wu" --warmup 1 -n 2 -- sh -c 'cat "$1" >&2' sh "$fix" || return 1
+    [ "$("$NPUSCOPE" top --format json "$R/wu" 2>"$R/wu.err" | jq .reports)" -eq 2 ] || return 1
+    grep -qx "npuscope: $R/wu: 1 run left out: warmups, cache primers and failed runs (name a run folder to read one)" \
+        "$R/wu.err" || { cat "$R/wu.err"; return 1; }
+    d=$(grep -l '"warmup":true' "$R"/wu/*/run.json) || return 1
+    [ "$("$NPUSCOPE" tree -q --format json "${d%/run.json}" | jq '.reports | length')" -eq 1 ] || return 1
+    [ -z "$("$NPUSCOPE" top -q --format json "$R/wu" 2>&1 >/dev/null)" ] # -q: no note
+}
+check "top/tree on a folder of runs: warmups left out and said; a warmup named itself is read" rec_counted_only
 
 # record continues numbering, never overwrites
 rec_again() {

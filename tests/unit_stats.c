@@ -87,6 +87,12 @@ static void test_outliers(void) {
     double cut[] = {-1, 0, 1, 0, 5.1, -5.3};
     CHECK(ns_outliers(cut, 6, f) == 1 && f[4] == 0 && f[5] == 1);
     CHECK(ns_outliers(NULL, 0, NULL) == 0);
+    /* a tight cluster: 1.02 scores 0.6745 * 0.018 / 0.001 = 12 but lies
+     * 1.8% from the median, under the 5% floor; 1.06 (5.8%) is flagged */
+    double tight[] = {1.000, 1.001, 1.002, 1.003, 1.02};
+    CHECK(ns_outliers(tight, 5, f) == 0);
+    double tight2[] = {1.000, 1.001, 1.002, 1.003, 1.06};
+    CHECK(ns_outliers(tight2, 5, f) == 1 && f[4] == 1);
 }
 
 /* ====== Mann-Whitney ====== */
