@@ -5,11 +5,16 @@
 #   2. exactness: every fixture's reports re-printed byte for byte
 #      (`tree --format original` against an independent awk extraction)
 #   3. exports: json/chrome/speedscope parse as JSON (jq) and agree with the
-#      row counts; csv and folded have the documented shape
+#      row counts; csv and folded have the documented shape; every JSON
+#      output passes jansson's strict parser (tests/jsoncheck.c)
 #   4. golden cases: tests/cases/NAME.args -> NAME.out / NAME.err / NAME.rc
 #   5. end to end: real mlir-opt-22, flang-22 and clang-22 compiles
-#   6. bad input: nothing crashes, hangs, or goes unexplained
-#   7. the same build with clang, and the suite under ASan+UBSan
+#   6. bad input: nothing crashes, hangs, or goes unexplained (tests/bad);
+#      record/sweep faults, browser tests, analyses (tests/run_*.sh)
+#   7. builds with clang and clang-22, without SSE2, with ASan+UBSan (unit
+#      tests, fixtures and bad input in every format), and the whole suite
+#      again against a clang-22 ASan+UBSan build (NPUSCOPE_INNER=1 is that
+#      inner run: it skips section 7 and the browser tests)
 # The last line is "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -253,6 +258,25 @@ if [ -z "${NPUSCOPE_INNER:-}" ]; then
         done
     }
     check "ASan+UBSan: unit tests, every fixture and bad input in every format" asan
+    # The whole suite once more (sections 2-6: exactness, exports, golden
+    # cases, real compiles, bad input, record/sweep faults, analyses)
+    # against an ASan+UBSan build made by clang-22: every test above runs
+    # sanitized, and with the other compiler's code.  A sanitizer report
+    # exits 86 or 87, which no test expects; UBSan aborts (-fno-sanitize-
+    # recover), which every test sees as a crash.
+    whole_suite_sanitized() {
+        local cc=clang-22 bin
+        command -v clang-22 >/dev/null 2>&1 || cc=clang
+        bin=build-asan-$cc/npuscope
+        make -s BUILD="build-asan-$cc" CC="$cc" SANITIZE=1 "$bin" >/dev/null || return 1
+        ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=halt_on_error=1:exitcode=87 \
+            NPUSCOPE=$bin NPUSCOPE_INNER=1 bash tests/run.sh >"$TMP/inner.out" 2>&1
+        local rc=$?
+        grep -A8 '^FAIL' "$TMP/inner.out" | head -40
+        tail -n 1 "$TMP/inner.out"
+        return $rc
+    }
+    check "the whole suite against a clang-22 ASan+UBSan build" whole_suite_sanitized
 fi
 
 echo "$pass passed, $fail failed"
