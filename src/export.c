@@ -39,7 +39,6 @@ struct ns_exporter {
     int n;              /* reports written so far */
     int werr;           /* a write failed */
     ns_strmap frames;   /* speedscope: frame name -> index */
-    ns_buf profiles;    /* speedscope: the profiles array, written last */
     ns_buf weights;     /* speedscope: weights of the current profile */
     double weight_sum;  /* speedscope: their sum (the profile's endValue) */
     long events;        /* chrome: events written (for separators) */
@@ -226,9 +225,19 @@ static void ns__folded_line(ns_exporter *e, const ns_report *r,
     if (b->len > NS__FLUSH_AT && ns_buf_flush(b, e->out)) e->werr = 1;
 }
 
+/* The document opens with its profiles, which are written as they come
+ * (each sample repeats its whole stack, so a deep tree makes megabytes of
+ * them), and ends with the frames every sample refers to by index, the
+ * only part kept until the end.  Key order means nothing in JSON. */
+static void ns__speedscope_open(ns_buf *b) {
+    ns_buf_puts(b, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
+                   "\"exporter\":\"npuscope " NS_VERSION "\",\"name\":\"npuscope\","
+                   "\"activeProfileIndex\":0,\"profiles\":[");
+}
+
 static void ns__speedscope_sample(ns_exporter *e, const ns_report *r,
                                   const ns_node **stack, int depth, double self) {
-    ns_buf *p = &e->profiles;
+    ns_buf *p = &e->b;
     ns_buf_puts(p, e->weights.len ? ",[" : "[");
     for (int i = 0; i <= depth; i++) {
         const char *name = i == 0 ? r->label : stack[i]->name;
@@ -238,11 +247,13 @@ static void ns__speedscope_sample(ns_exporter *e, const ns_report *r,
     ns_buf_putc(p, ']');
     ns_buf_printf(&e->weights, "%s%.9g", e->weights.len ? "," : "", self);
     e->weight_sum += self;
+    if (p->len > NS__FLUSH_AT && ns_buf_flush(p, e->out)) e->werr = 1;
 }
 
 static void ns__speedscope_report(ns_exporter *e, const ns_report *r) {
-    ns_buf *p = &e->profiles;
+    ns_buf *p = &e->b;
     if (e->n) ns_buf_putc(p, ',');
+    else ns__speedscope_open(p);
     ns_buf_puts(p, "\n{\"type\":\"sampled\",\"name\":");
     ns_json_str(p, r->label);
     ns_buf_puts(p, ",\"unit\":\"seconds\",\"startValue\":0,\"samples\":[");
@@ -529,10 +540,7 @@ int ns_exporter_end(ns_exporter *e) {
                        "are in args.\"}}\n");
         break;
     case NS_FMT_SPEEDSCOPE:
-        ns_buf_puts(b, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
-                       "\"exporter\":\"npuscope " NS_VERSION "\",\"name\":\"npuscope\","
-                       "\"activeProfileIndex\":0,\"profiles\":[");
-        ns_buf_add(b, e->profiles.data ? e->profiles.data : "", e->profiles.len);
+        if (!e->n) ns__speedscope_open(b);
         ns_buf_puts(b, "\n],\"shared\":{\"frames\":[");
         for (size_t i = 0; i < e->frames.count; i++) {
             ns_buf_puts(b, i ? ",{\"name\":" : "{\"name\":");
@@ -547,7 +555,6 @@ int ns_exporter_end(ns_exporter *e) {
     if (ns_buf_flush(b, e->out) || fflush(e->out)) e->werr = 1;
     int rc = e->werr ? -1 : 0;
     ns_buf_free(&e->b);
-    ns_buf_free(&e->profiles);
     ns_buf_free(&e->weights);
     ns_strmap_free(&e->frames);
     free(e);
