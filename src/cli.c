@@ -185,6 +185,15 @@ static int ns__scan_runs(ns_scanner *sc, const char *dir, ns_sink sink, void *ct
     return 0;
 }
 
+void ns_cli_none_found(char **inputs, int ninputs) {
+    if (ninputs > 1) {
+        ns_error("no timing report found in the %d inputs", ninputs);
+        return;
+    }
+    const char *in = ninputs == 1 && strcmp(inputs[0], "-") != 0 ? inputs[0] : "<stdin>";
+    ns_error_at(in, 0, "no timing report found");
+}
+
 long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink,
                  void *ctx) {
     ns_scanner sc;

@@ -54,6 +54,11 @@ int ns_args_common(ns_args *a, ns_read_opts *ro, char **inputs, int *ninputs);
  * them; return 0 for another argument. */
 int ns_args_format(ns_args *a, const char *const *names, int *fmt);
 
+/* Say that the inputs held no timing report: "FILE: no timing report found"
+ * for one input ("<stdin>" for standard input), "no timing report found in
+ * the N inputs" for more. */
+void ns_cli_none_found(char **inputs, int ninputs);
+
 /* Scan every input (stdin when there are none) into sink.  Returns the
  * number of reports found, or -1 if an input could not be read. */
 long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink,

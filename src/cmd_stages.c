@@ -114,7 +114,7 @@ int ns_cmd_stages(int argc, char **argv) {
         long found = ns_cli_scan(inputs, ninputs, &ro, ns__stages_sink, &ctx);
         if (found < 0) rc = NS_EXIT_USAGE;
         else if (found == 0) {
-            ns_error("no timing report found in the input");
+            ns_cli_none_found(inputs, ninputs);
             rc = NS_EXIT_NOTHING;
         }
     }

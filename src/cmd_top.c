@@ -338,7 +338,7 @@ int ns_cmd_top(int argc, char **argv) {
     }
     if (found < 0) rc = NS_EXIT_USAGE;
     else if (found == 0) {
-        ns_error("no timing report found in the input");
+        ns_cli_none_found(inputs, ninputs);
         rc = NS_EXIT_NOTHING;
     }
     ns_top_free(&t);

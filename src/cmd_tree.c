@@ -182,7 +182,7 @@ int ns_cmd_tree(int argc, char **argv) {
     } else if (found < 0) {
         rc = NS_EXIT_USAGE;
     } else if (found == 0) {
-        ns_error("no timing report found in the input");
+        ns_cli_none_found(inputs, ninputs);
         rc = NS_EXIT_NOTHING;
     } else if (want && ctx.shown == 0) {
         ns_error("--report %ld: the input has only %ld report%s", want, found,

@@ -757,8 +757,11 @@ static int ns__scan_reader(ns_scanner *sc, ns__reader *rd, ns_sink sink, void *c
         while (!rd->eof) ns__fill(rd);
         sc->bytes += rd->end;
         if (rd->io_error) return -1;
-        /* an unreadable trace is bad input (exit 2), not an empty log */
-        return ns__trace(&st, rd->buf + bom, rd->end - bom) < 0 ? -1 : st.found;
+        /* a trace that cannot be read as one has said why; like a log
+         * without a report it yields nothing (exit 1, docs/formats.md):
+         * exit 2 is for inputs that cannot be opened or read at all */
+        ns__trace(&st, rd->buf + bom, rd->end - bom);
+        return st.found;
     }
     rd->start = bom;
     sc->bytes += bom;
