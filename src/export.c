@@ -503,7 +503,7 @@ ns_exporter *ns_exporter_new(const ns_export_opts *o, FILE *out) {
 int ns_exporter_add(ns_exporter *e, const ns_report *r) {
     switch (e->o.format) {
     case NS_FMT_TEXT:
-        ns_render_tree_text(&e->b, r, &e->o);
+        ns_render_tree_text(&e->b, r, &e->o, e->out, &e->werr);
         break;
     case NS_FMT_JSON:
         ns_buf_puts(&e->b, e->n ? ",\n" : "\n");

@@ -326,7 +326,7 @@ void ns_merge_free(ns_merged *m) {
 /* ====== Text ====== */
 
 void ns_merge_text(ns_buf *b, const ns_merged *m, const ns_export_opts *o) {
-    ns_render_tree_text(b, m->report, o);
+    ns_render_tree_text(b, m->report, o, NULL, NULL);
     /* the renderer ends a report with an empty line: the summary goes before it */
     if (b->len && b->data[b->len - 1] == '\n') b->data[--b->len] = 0;
     ns_buf_printf(b, "  merged %d run%s; medians shown; %ld row%s with outliers\n\n", m->nruns,

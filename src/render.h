@@ -62,7 +62,10 @@ int ns_exporter_end(ns_exporter *e);
  * in docs/formats.md); also used inside run.json. */
 void ns_json_report(ns_buf *b, const ns_report *r, const ns_view *v);
 
-/* render_text.c: one report as the terminal tree. */
-void ns_render_tree_text(ns_buf *b, const ns_report *r, const ns_export_opts *o);
+/* render_text.c: one report as the terminal tree, appended to b.  With
+ * `out`, b is written there whenever it passes a megabyte (a 10,000-deep
+ * tree is 100 MB of indentation); a write error sets *werr. */
+void ns_render_tree_text(ns_buf *b, const ns_report *r, const ns_export_opts *o, FILE *out,
+                         int *werr);
 
 #endif

@@ -119,7 +119,8 @@ static long ns__elided_line(ns_buf *b, const ns_node *parent, const ns_export_op
     return count;
 }
 
-void ns_render_tree_text(ns_buf *b, const ns_report *r, const ns_export_opts *o) {
+void ns_render_tree_text(ns_buf *b, const ns_report *r, const ns_export_opts *o, FILE *out,
+                         int *werr) {
     const ns_view *v = &o->view;
     int has_user = (r->cols & NS_COLBIT(NS_COL_USER)) != 0;
     double total = r->root->val[v->col].v;
@@ -151,6 +152,7 @@ void ns_render_tree_text(ns_buf *b, const ns_report *r, const ns_export_opts *o)
         int deeper = (v->max_depth >= 0 && n->depth == v->max_depth && n->child)
                          ? ns__count_below(n) : 0;
         ns__row(b, r, n, has_user, total, o, deeper);
+        if (out && b->len > (1u << 20) && ns_buf_flush(b, out) && werr) *werr = 1;
         const ns_node *c = ns_view_first(v, n);
         if (c) {
             n = c;

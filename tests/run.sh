@@ -17,7 +17,7 @@
 #      inner run: it skips section 7 and the browser tests)
 # The last line is "N passed, N failed".
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 NPUSCOPE=${NPUSCOPE:-./build/npuscope}
 FIX=tests/fixtures
 TMP=$(mktemp -d)
@@ -146,8 +146,8 @@ e2e_mlir() {
         "$NPUSCOPE" tree --format json - | jq -e '.reports[0].producer == "mlir-text-list"' >/dev/null
 }
 e2e_flang() {
-    printf 'subroutine s%d(a, n)\n  integer :: n, i\n  real :: a(n)\n  do i = 1, n\n    a(i) = a(i) * 2.0 + %d.0\n  end do\nend subroutine\n' \
-        $(seq 1 40 | awk '{print $1, $1}') >"$TMP/k.f90"
+    awk 'BEGIN { for (i = 1; i <= 40; i++)
+        printf "subroutine s%d(a, n)\n  integer :: n, i\n  real :: a(n)\n  do i = 1, n\n    a(i) = a(i) * 2.0 + %d.0\n  end do\nend subroutine\n", i, i }' >"$TMP/k.f90"
     (cd "$TMP" && flang-22 -O2 -ftime-report -c k.f90 -o k.o) 2>"$TMP/flang.log" || return 1
     "$NPUSCOPE" tree --format json "$TMP/flang.log" >"$TMP/flang.json" || return 1
     jq -e '[.reports[] | select(.title == "Flang execution timing report")] | length == 1' "$TMP/flang.json" >/dev/null &&
@@ -178,7 +178,7 @@ large() {
     for i in $(seq 1 40); do cat "$FIX/noisy-build.log"; done >"$TMP/big.log"
     [ "$(wc -c <"$TMP/big.log")" -gt 2000000 ] || return 1
     "$NPUSCOPE" tree --format original "$FIX/noisy-build.log" >"$TMP/one" || return 1
-    for i in $(seq 1 40); do cat "$TMP/one"; done >"$TMP/want40"
+    for _ in $(seq 1 40); do cat "$TMP/one"; done >"$TMP/want40"
     "$NPUSCOPE" tree --format original "$TMP/big.log" >"$TMP/got40" || return 1
     cmp "$TMP/want40" "$TMP/got40" || return 1
     "$NPUSCOPE" tree --format original - <"$TMP/big.log" | cmp - "$TMP/want40"

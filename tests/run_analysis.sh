@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # run_analysis.sh -- fit and diff on real compiles; sourced by tests/run.sh
 # (uses its check/ok/bad, $NPUSCOPE, $TMP, $FIX).
 #
@@ -58,8 +59,8 @@ check "analysis: fit --x n --y stage:passes (the generic stage map)" an_fit stag
 
 # diff: B really is slower
 an_ab_once() {
-    local out=$1 i rc
-    for i in 1 2 3 4 5; do # interleaved, so a drift of the machine hits both sides
+    local out=$1 _ rc
+    for _ in 1 2 3 4 5; do # interleaved, so a drift of the machine hits both sides
         "$NPUSCOPE" record -q -o "$out" --tag side=a -- \
             mlir-opt-22 --mlir-timing "--pass-pipeline=$AN_PIPE_A" "$AN/in-8000.mlir" -o /dev/null || return 2
         "$NPUSCOPE" record -q -o "$out" --tag side=b -- \
@@ -92,8 +93,8 @@ check "analysis: diff A/B (B runs canonicalize,cse 10x): total slower, p < 0.05,
 
 # diff: A against A
 an_aa_once() {
-    local out=$1 i
-    for i in 1 2 3 4 5; do
+    local out=$1 _
+    for _ in 1 2 3 4 5; do
         for side in a b; do
             "$NPUSCOPE" record -q -o "$out" --tag side=$side -- \
                 mlir-opt-22 --mlir-timing "--pass-pipeline=$AN_PIPE_A" "$AN/in-2000.mlir" -o /dev/null || return 2

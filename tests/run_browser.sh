@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # run_browser.sh -- `npuscope report`: the page's structure with the binary
 # alone, then the page itself in a real headless Chromium; sourced by
 # tests/run.sh (uses its check/ok/bad, $NPUSCOPE, $TMP, $FIX).

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # run_record.sh -- record, sweep and table with real processes; sourced by
 # tests/run.sh (uses its check/ok/bad, $NPUSCOPE, $TMP, $FIX).
 #
@@ -29,7 +30,7 @@ rec_real() {
         "$NPUSCOPE" tree --format json "$d/stderr.log" | jq -c '.reports[0].root' >"$R/direct"
         jq -c '.reports[0].root' "$d/run.json" | cmp - "$R/direct" || return 1
     done
-    ls -a "$R/r1" | grep -q '^\.tmp' && { echo "temporary folder left"; return 1; }
+    [ -z "$(find "$R/r1" -mindepth 1 -maxdepth 1 -name '.tmp*')" ] || { echo "temporary folder left"; return 1; }
     return 0
 }
 check "record -n 3: real mlir-opt-22 compiles, reports equal a direct parse" rec_real
@@ -193,10 +194,11 @@ check "table over a real sweep: 9 configurations of 2 runs" table_real
 
 # shards: 4 shards give exactly the ids of the unsharded sweep
 shards() {
-    local args=(-q -n 2 --modes cold,warm -L a=1,2,3 -L b=x,y -- true) k
+    local args=(-q -n 2 --modes 'cold,warm' -L 'a=1,2,3' -L 'b=x,y' -- true) k
     "$NPUSCOPE" sweep -o "$R/all" "${args[@]}" || return 1
     for k in 0 1 2 3; do "$NPUSCOPE" sweep --shard $k/4 -o "$R/shard$k" "${args[@]}" || return 1; done
-    diff <(ls "$R/all") <(ls "$R"/shard0 "$R"/shard1 "$R"/shard2 "$R"/shard3 | grep -v ':$' | grep -v '^$' | sort)
+    diff <(cd "$R/all" && printf '%s\n' *) \
+         <(for k in 0 1 2 3; do (cd "$R/shard$k" && printf '%s\n' *); done | sort)
 }
 check "sweep --shard: 4 shards = the unsharded run ids" shards
 shards_parallel() {
