@@ -297,3 +297,15 @@ dry_run() {
     [ ! -e "$R/dry" ] && [ "$(wc -l <"$R/dry.out")" -eq 2 ] && grep -q 'W=2 echo 2' "$R/dry.out"
 }
 check "sweep --dry-run prints the plan and runs nothing" dry_run
+
+# every run.json written above -- hostile tags and values, signals, full
+# disks, interrupted runs -- is strict JSON (jansson, tests/jsoncheck.c)
+all_run_json_strict() {
+    local n=0 f
+    while IFS= read -r -d '' f; do
+        "${JSONCHECK:-build/jsoncheck}" "$f" || return 1
+        n=$((n + 1))
+    done < <(find "$R" -name run.json -print0)
+    [ "$n" -gt 50 ] || { echo "only $n run.json files"; return 1; }
+}
+check "every run.json the tests above wrote is strict JSON" all_run_json_strict
