@@ -79,7 +79,7 @@ int ns_diag_quiet(int quiet);
  * glibc's regcomp copies a repeated subexpression for every repetition it
  * implies ("(X)+" twice, "X{1000}" a thousand times), so a nested pattern
  * can take gigabytes to compile.  This estimates the node count and says
- * whether it passes 100,000: --metric and --label-regex refuse such
+ * whether it passes 2,000: --metric and --label-regex refuse such
  * patterns instead of hanging. */
 int ns_regex_too_costly(const char *re);
 
