@@ -21,6 +21,13 @@ if [ "$mode" != build ]; then
     have mlir-opt-22 || want mlir-22-tools
     have flang-22 || want flang-22
     have clang-22 || want clang-22
+    # clang-22's sanitizer runtimes (the suite's ASan+UBSan pass, make fuzz
+    # FUZZ_CC=clang-22) come in a package of their own
+    t=$(mktemp)
+    echo 'int main(void) { return 0; }' |
+        clang-22 -fsanitize=address,undefined -x c -o "$t" - >/dev/null 2>&1 ||
+        want libclang-rt-22-dev
+    rm -f "$t"
     have opt-22 || want llvm-22
     have timeout || want coreutils
     have parallel || want parallel
