@@ -204,7 +204,11 @@ int ns_regex_too_costly(const char *re) {
             total = last = 0;
             break;
         case ')':
-            if (sp == 0) break;
+            if (sp == 0) { /* glibc takes an unmatched ')' as a literal */
+                last = 1;
+                total += 1;
+                break;
+            }
             /* the group is a node of its own, even when empty: "(())+++..."
              * doubles a subtree that counting only atoms would call 0 */
             last = total + 1;

@@ -408,8 +408,33 @@ static void test_json_and_map(void) {
     ns_strmap_free(&m);
 }
 
+/* The guard in front of regcomp for patterns from the command line: real
+ * metric and --label patterns pass, patterns that make glibc's compiler
+ * copy subtrees without bound are refused (each refused one here was a
+ * fuzz_metric finding; tests/bad/cases/fuzz-fuzz_metric-*). */
+static void test_regex_guard(void) {
+    static const char *const fine[] = {
+        "Compile model took ([0-9]+([.][0-9]+)?) ms",
+        "Throughput ?: ([0-9]+([.][0-9]+)?)( [^ ]+ [0-9.]+)? tokens/s",
+        "([[:digit:]]+) KB", "a{2,5}b+c*", "(x|y)+z?", ")+", "\\(+", "[]]+", "",
+    };
+    for (size_t i = 0; i < sizeof fine / sizeof *fine; i++) CHECK(!ns_regex_too_costly(fine[i]));
+    char stacked[300] = "n", groups[300] = "(((())()))", paren[300] = ")";
+    memset(stacked + 1, '+', 22);
+    memset(groups + 10, '+', 120);
+    memset(paren + 1, '+', 64);
+    static const char *const costly[] = {
+        "a{1000}{1000}", "(a{50}){50}", "((a+)+)+b{99}{99}",
+    };
+    CHECK(ns_regex_too_costly(stacked));
+    CHECK(ns_regex_too_costly(groups));
+    CHECK(ns_regex_too_costly(paren));
+    for (size_t i = 0; i < sizeof costly / sizeof *costly; i++) CHECK(ns_regex_too_costly(costly[i]));
+}
+
 int main(void) {
     ns_diag_quiet(1);
+    test_regex_guard();
     test_numbers();
     test_banner();
     test_scan_basic();
