@@ -191,7 +191,7 @@ static void ns__render_text(ns_buf *b, const ns__side *sa, const ns__side *sb, c
         ns__cell(&g, &c);
         ns__put_p(&c, r->p);
         ns__cell(&g, &c);
-        ns_buf_puts(&c, r->verdict);
+        ns_diff_verdict_text(&c, r);
         ns__cell(&g, &c);
     }
     ns__grid_render(b, &g);
@@ -208,7 +208,7 @@ static const char *ns__kind_name(ns_diff_kind k) {
 }
 
 static void ns__render_csv(ns_buf *b, const ns_diff *d) {
-    ns_buf_puts(b, "name,kind,a_n,b_n,a_median,b_median,ratio,shift,p,verdict\n");
+    ns_buf_puts(b, "name,kind,a_n,b_n,a_median,b_median,ratio,shift,p,verdict,better\n");
     for (int i = 0; i < d->nrows; i++) {
         const ns_diff_row *r = &d->rows[i];
         ns_csv_field(b, r->name);
@@ -222,7 +222,7 @@ static void ns__render_csv(ns_buf *b, const ns_diff *d) {
         ns__put_g(b, r->shift, "");
         ns_buf_putc(b, ',');
         ns__put_g(b, r->p, "");
-        ns_buf_printf(b, ",%s\n", r->verdict);
+        ns_buf_printf(b, ",%s,%s\n", r->verdict, r->higher_better ? "higher" : "lower");
     }
 }
 
@@ -271,7 +271,8 @@ static void ns__render_json(ns_buf *b, const ns__side *sa, const ns__side *sb, c
         ns__put_g(b, r->shift, "null");
         ns_buf_puts(b, ",\"p\":");
         ns__put_g(b, r->p, "null");
-        ns_buf_printf(b, ",\"verdict\":\"%s\"}", r->verdict);
+        ns_buf_printf(b, ",\"verdict\":\"%s\",\"better\":\"%s\"}", r->verdict,
+                      r->higher_better ? "higher" : "lower");
     }
     ns_buf_puts(b, "\n]}\n");
 }

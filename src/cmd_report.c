@@ -851,7 +851,9 @@ static int ns__diff(ns__rep *s) {
             row[4] = ns__fmt_new(f, r->b_median);
             row[5] = ns__fmt_new("%.3f", r->ratio);
             row[6] = ns__fmt_new("%.4f", r->p);
-            row[7] = ns_strdup(r->verdict);
+            ns_buf v = {0};
+            ns_diff_verdict_text(&v, r);
+            row[7] = v.data;
         }
         ns_buf note = {0};
         ns_buf_printf(&note, "Medians over the counted runs of each side (seconds; metrics in "

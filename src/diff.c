@@ -9,6 +9,7 @@
 #include "diff.h"
 
 #include "dataset.h"
+#include "metrics.h"
 #include "stats.h"
 #include "strmap.h"
 
@@ -18,13 +19,18 @@
 
 /* ====== One row ====== */
 
-const char *ns_diff_verdict(ns_diff_kind kind, double p, double shift, double a_median,
+const char *ns_diff_verdict(int higher_better, double p, double shift, double a_median,
                             const ns_diff_opts *o) {
     if (!(p < o->alpha) || !isfinite(shift) || isnan(a_median) || shift == 0) return "same";
     double rel = a_median != 0 ? fabs(shift) / fabs(a_median) : INFINITY;
     if (!(rel * 100 > o->threshold)) return "same";
-    if (kind == NS_DIFF_METRIC) return shift > 0 ? "higher" : "lower";
-    return shift > 0 ? "slower" : "faster";
+    return (shift > 0) == (higher_better != 0) ? "faster" : "slower";
+}
+
+void ns_diff_verdict_text(ns_buf *b, const ns_diff_row *r) {
+    ns_buf_puts(b, r->verdict);
+    if (r->kind == NS_DIFF_METRIC && strcmp(r->verdict, "same") != 0)
+        ns_buf_puts(b, r->shift > 0 ? " (higher)" : " (lower)");
 }
 
 /* The non-NaN values of v, in a new array (for ns_median, which sorts). */
@@ -41,6 +47,8 @@ void ns_diff_row_make(ns_diff_row *row, const char *name, ns_diff_kind kind, con
     memset(row, 0, sizeof *row);
     row->name = ns_strdup(name);
     row->kind = kind;
+    row->higher_better = kind == NS_DIFF_METRIC && strncmp(name, "metric:", 7) == 0 &&
+                         ns_metric_higher_is_better(name + 7);
     double *va = ns__values_new(a, na, &row->a_n), *vb = ns__values_new(b, nb, &row->b_n);
     row->p = row->a_n && row->b_n ? ns_mann_whitney_p(va, row->a_n, vb, row->b_n, NULL) : NAN;
     row->shift = row->a_n && row->b_n ? ns_hodges_lehmann(va, row->a_n, vb, row->b_n) : NAN;
@@ -48,7 +56,7 @@ void ns_diff_row_make(ns_diff_row *row, const char *name, ns_diff_kind kind, con
     row->b_median = ns_median(vb, row->b_n);
     row->ratio = row->a_median != 0 ? row->b_median / row->a_median : NAN;
     if (!isfinite(row->ratio)) row->ratio = NAN;
-    row->verdict = ns_diff_verdict(kind, row->p, row->shift, row->a_median, o);
+    row->verdict = ns_diff_verdict(row->higher_better, row->p, row->shift, row->a_median, o);
     free(va);
     free(vb);
 }

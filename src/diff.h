@@ -14,9 +14,12 @@
  * given only when both hold:
  *   p < alpha                           (the difference is real), and
  *   |shift| / A median > threshold      (and big enough to matter);
- * then time rows are "slower" / "faster" and metric rows "higher" /
- * "lower" (a metric may be better high, like tokens/s, or low: npuscope
- * does not know which, so it does not say "better").  Otherwise "same".
+ * then the row is "slower" (B is worse) or "faster" (B is better), and
+ * otherwise "same".  For time, worse is higher.  A metric is worse higher
+ * too (compile_net_ms, compiler_peak_kb), unless its name says it is a
+ * rate (tokens_per_s: see ns_metric_higher_is_better), so that a
+ * regression reads "slower" in every row, and a trade-off as "slower"
+ * total against "faster" tokens_per_s.  Each row says which way is better.
  *
  * With few runs no difference can be significant: the smallest two-sided
  * p of an exact test with 3 vs 3 runs is 0.10.  ns_mann_whitney_min_p says
@@ -60,7 +63,8 @@ typedef struct {
     double ratio;        /* b_median / a_median (NaN when a_median is 0) */
     double shift;        /* Hodges-Lehmann estimate of B - A */
     double p;            /* exact two-sided Mann-Whitney U p (NaN: a side empty) */
-    const char *verdict; /* "slower", "faster", "higher", "lower" or "same" */
+    int higher_better;   /* 1: a higher value is better (a rate metric); 0: lower */
+    const char *verdict; /* "slower" (B worse), "faster" (B better) or "same" */
 } ns_diff_row;
 
 typedef struct {
@@ -73,8 +77,8 @@ typedef struct {
  * name is copied. */
 void ns_diff_row_make(ns_diff_row *row, const char *name, ns_diff_kind kind, const double *a,
                       size_t na, const double *b, size_t nb, const ns_diff_opts *o);
-/* The verdict rule above. */
-const char *ns_diff_verdict(ns_diff_kind kind, double p, double shift, double a_median,
+/* The verdict rule above; higher_better as in ns_diff_row. */
+const char *ns_diff_verdict(int higher_better, double p, double shift, double a_median,
                             const ns_diff_opts *o);
 /* Every row of A (na runs) against B (nb runs).  A pass missing from a run
  * that has reports took no time there (0 s); a run without reports has no
@@ -82,5 +86,8 @@ const char *ns_diff_verdict(ns_diff_kind kind, double p, double shift, double a_
 void ns_diff_runs(const ns_run *const *a, int na, const ns_run *const *b, int nb,
                   const ns_diff_opts *o, ns_diff *d);
 void ns_diff_free(ns_diff *d);
+/* The verdict for people: a metric's also says which way its value went
+ * ("faster (higher)" for more tokens/s, "slower (higher)" for more memory). */
+void ns_diff_verdict_text(ns_buf *b, const ns_diff_row *r);
 
 #endif

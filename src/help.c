@@ -120,7 +120,8 @@ static const char ns__top[] =
     "  --tag K=V          label the runs (repeatable); tags name a configuration\n"  \
     "  --metric NAME=RE   a number from the output: POSIX ERE, first capture group,\n" \
     "                     last match (built-in: compile_model_ms, compiler_peak_kb,\n" \
-    "                     compile_net_ms, tokens_per_s)\n"                           \
+    "                     compile_net_ms, tokens_per_s); a rate's NAME should end\n" \
+    "                     in _per_s (diff: higher is better)\n"                    \
     "  --timeout SEC      SIGTERM to the command's process group after SEC,\n"       \
     "                     SIGKILL --grace SEC later (default 10)\n"                  \
     "  --npuw[=LAYOUT]    label the reports of an NPUW LLM compile (as for tree;\n" \
@@ -287,9 +288,13 @@ static const char ns__diff[] =
     "Per row: runs on each side, the medians, ratio = B median / A median, the\n"
     "Hodges-Lehmann shift B - A, and the exact two-sided Mann-Whitney U p-value\n"
     "(no normal approximation; ties handled exactly).  The verdict is \"slower\"\n"
-    "or \"faster\" (\"higher\" or \"lower\" for a metric) only when p < alpha and\n"
-    "|shift| is more than the threshold of A's median; otherwise \"same\".  With\n"
-    "fewer than 5 runs a side a warning gives the smallest p the test can\n"
+    "(B worse) or \"faster\" (B better) only when p < alpha and |shift| is more\n"
+    "than the threshold of A's median; otherwise \"same\".  Time is better lower;\n"
+    "so is a metric, unless its name says it is a rate (ends in _per_s,\n"
+    "_per_sec, _per_second, _fps, _tps or _qps, or contains throughput:\n"
+    "tokens_per_s).  A metric's verdict also says which way it went:\n"
+    "\"slower (higher)\" for more memory, \"faster (higher)\" for more tokens/s.\n"
+    "With fewer than 5 runs a side a warning gives the smallest p the test can\n"
     "reach (3 against 3: 0.1, never significant at 0.05).\n"
     "\n"
     "options:\n"

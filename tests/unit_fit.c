@@ -17,6 +17,7 @@
 #include "dataset.h"
 #include "diff.h"
 #include "fit.h"
+#include "metrics.h"
 #include "report.h"
 #include "stats.h"
 
@@ -420,18 +421,20 @@ static void test_pass_sums(void) {
 
 static void test_verdicts(void) {
     ns_diff_opts o = {0.05, 2.0, 0};
-    CHECK(strcmp(ns_diff_verdict(NS_DIFF_TOTAL, 0.008, 0.5, 10, &o), "slower") == 0);
-    CHECK(strcmp(ns_diff_verdict(NS_DIFF_PASS, 0.008, -0.5, 10, &o), "faster") == 0);
-    CHECK(strcmp(ns_diff_verdict(NS_DIFF_METRIC, 0.008, 0.5, 10, &o), "higher") == 0);
-    CHECK(strcmp(ns_diff_verdict(NS_DIFF_METRIC, 0.008, -0.5, 10, &o), "lower") == 0);
+    /* time (and every metric that is better low): higher is slower */
+    CHECK(strcmp(ns_diff_verdict(0, 0.008, 0.5, 10, &o), "slower") == 0);
+    CHECK(strcmp(ns_diff_verdict(0, 0.008, -0.5, 10, &o), "faster") == 0);
+    /* a rate: higher is faster */
+    CHECK(strcmp(ns_diff_verdict(1, 0.008, 0.5, 10, &o), "faster") == 0);
+    CHECK(strcmp(ns_diff_verdict(1, 0.008, -0.5, 10, &o), "slower") == 0);
     /* significant but small: 1% of the median */
-    CHECK(strcmp(ns_diff_verdict(NS_DIFF_TOTAL, 0.008, 0.1, 10, &o), "same") == 0);
+    CHECK(strcmp(ns_diff_verdict(0, 0.008, 0.1, 10, &o), "same") == 0);
     /* large but not significant */
-    CHECK(strcmp(ns_diff_verdict(NS_DIFF_TOTAL, 0.1, 5, 10, &o), "same") == 0);
-    CHECK(strcmp(ns_diff_verdict(NS_DIFF_TOTAL, 0.05, 5, 10, &o), "same") == 0); /* p < alpha */
-    CHECK(strcmp(ns_diff_verdict(NS_DIFF_TOTAL, NAN, 5, 10, &o), "same") == 0);
+    CHECK(strcmp(ns_diff_verdict(0, 0.1, 5, 10, &o), "same") == 0);
+    CHECK(strcmp(ns_diff_verdict(0, 0.05, 5, 10, &o), "same") == 0); /* p < alpha */
+    CHECK(strcmp(ns_diff_verdict(0, NAN, 5, 10, &o), "same") == 0);
     /* a pass A never ran: any significant time in B is slower */
-    CHECK(strcmp(ns_diff_verdict(NS_DIFF_PASS, 0.008, 0.2, 0, &o), "slower") == 0);
+    CHECK(strcmp(ns_diff_verdict(0, 0.008, 0.2, 0, &o), "slower") == 0);
 
     ns_diff_row row;
     double a[] = {1.00, 1.01, 1.02, 1.03, 1.04}, b[] = {1.20, 1.21, 1.22, 1.23, 1.24};
@@ -464,6 +467,33 @@ static void test_verdicts(void) {
     CHECK(row.a_n == 1 && row.b_n == 0 && row.a_median == 2 && isnan(row.b_median) &&
           isnan(row.p) && isnan(row.ratio) && strcmp(row.verdict, "same") == 0);
     free(row.name);
+    /* metric rows: the direction comes from the name, the text says both */
+    o.threshold = 2;
+    ns_buf t = {0};
+    ns_diff_row_make(&row, "metric:tokens_per_s", NS_DIFF_METRIC, a, 5, b, 5, &o);
+    ns_diff_verdict_text(&t, &row);
+    CHECK(row.higher_better == 1 && strcmp(row.verdict, "faster") == 0 &&
+          strcmp(t.data, "faster (higher)") == 0);
+    free(row.name);
+    t.len = 0;
+    ns_diff_row_make(&row, "metric:compiler_peak_kb", NS_DIFF_METRIC, a, 5, b, 5, &o);
+    ns_diff_verdict_text(&t, &row);
+    CHECK(row.higher_better == 0 && strcmp(row.verdict, "slower") == 0 &&
+          strcmp(t.data, "slower (higher)") == 0);
+    free(row.name);
+    t.len = 0;
+    ns_diff_row_make(&row, "total", NS_DIFF_TOTAL, b, 5, a, 5, &o);
+    ns_diff_verdict_text(&t, &row);
+    CHECK(strcmp(t.data, "faster") == 0);
+    free(row.name);
+    ns_buf_free(&t);
+    /* the naming rule */
+    CHECK(ns_metric_higher_is_better("tokens_per_s") && ns_metric_higher_is_better("img_fps") &&
+          ns_metric_higher_is_better("req_per_second") && ns_metric_higher_is_better("throughput_fps") &&
+          ns_metric_higher_is_better("decode_throughput"));
+    CHECK(!ns_metric_higher_is_better("compile_net_ms") && !ns_metric_higher_is_better("per_s") &&
+          !ns_metric_higher_is_better("compiler_peak_kb") && !ns_metric_higher_is_better("") &&
+          !ns_metric_higher_is_better("tokens_per_s_ms"));
 }
 
 static void test_diff_runs(void) {
@@ -491,7 +521,8 @@ static void test_diff_runs(void) {
         CHECK(strcmp(d.rows[2].name, "CSE") == 0 && strcmp(d.rows[3].name, "Parser") == 0);
         CHECK(strcmp(d.rows[1].verdict, "slower") == 0 && d.rows[1].kind == NS_DIFF_PASS);
         CHECK(strcmp(d.rows[4].name, "metric:tokens_per_s") == 0 &&
-              strcmp(d.rows[4].verdict, "lower") == 0 && NEAR(d.rows[4].ratio, 10.2 / 20.2, 1e-12));
+              strcmp(d.rows[4].verdict, "slower") == 0 && d.rows[4].higher_better &&
+              NEAR(d.rows[4].ratio, 10.2 / 20.2, 1e-12));
     }
     ns_diff_free(&d);
     o.all = 1;
