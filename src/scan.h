@@ -43,6 +43,13 @@ void ns_scanner_free(ns_scanner *sc);
  * has been printed). */
 int ns_scan_path(ns_scanner *sc, const char *path, ns_sink sink, void *ctx);
 
+/* The vector code that skips log noise between reports: the best the CPU
+ * has is used unless one is asked for.  ns_scan_simd(want) uses `want`
+ * (or the best, when want is -1 or more than the CPU has) from then on,
+ * and returns the one in use; the tests run each. */
+enum { NS_SIMD_NONE, NS_SIMD_SSE2, NS_SIMD_AVX2 };
+int ns_scan_simd(int want);
+
 /* Scan an in-memory buffer as if it were a file named `name`. */
 int ns_scan_buffer(ns_scanner *sc, const char *name, const char *data,
                    size_t len, ns_sink sink, void *ctx);

@@ -380,6 +380,33 @@ static void test_scan_after_noise(void) {
     ns_buf_free(&b);
 }
 
+/* Noise lines of every length, the report starting at every offset of a
+ * 64-byte block: the vector skip must stop exactly before the banner, and
+ * count every line before it (empty lines, lines ending in a blank or '='
+ * that need a look but are noise, lines longer than a block). */
+static void test_scan_noise_offsets(void) {
+    sink_t s = {0};
+    ns_buf b = {0};
+    int all = 1;
+    for (int shift = 0; shift < 64; shift++) {
+        b.len = 0;
+        ns_buf_pad(&b, 'x', (size_t)shift);
+        ns_buf_putc(&b, '\n');
+        long lines = 1;
+        for (int i = 0; i < 300; i++, lines++) {
+            ns_buf_pad(&b, (char)('a' + i % 26), (size_t)(i * 37 % 150));
+            ns_buf_puts(&b, i % 11 == 0 ? " =\n" : i % 13 == 0 ? " \n" : "\n");
+        }
+        ns_buf_puts(&b, HDR("0.0100", "   ----Wall Time----  ----Name----"));
+        ns_buf_puts(&b, "   0.0100 (100.0%)  Total\n");
+        all &= scan(b.data, &s, NULL) == 1 && s.n == 1 && s.r[0]->line == lines + 1 &&
+               s.r[0]->complete;
+        drop(&s);
+    }
+    CHECK(all);
+    ns_buf_free(&b);
+}
+
 /* ====== JSON strings, strmap ====== */
 
 static void test_json_and_map(void) {
@@ -437,10 +464,16 @@ int main(void) {
     test_regex_guard();
     test_numbers();
     test_banner();
-    test_scan_basic();
-    test_scan_dirty();
-    test_scan_edge();
-    test_scan_after_noise();
+    /* the scanner once with each noise skip the CPU has (scan.c) */
+    for (int simd = NS_SIMD_NONE; simd <= NS_SIMD_AVX2; simd++) {
+        if (ns_scan_simd(simd) != simd) continue;
+        test_scan_basic();
+        test_scan_dirty();
+        test_scan_edge();
+        test_scan_after_noise();
+        test_scan_noise_offsets();
+    }
+    ns_scan_simd(-1);
     test_json_and_map();
     return check_summary("unit");
 }
