@@ -62,6 +62,21 @@ typedef struct {
     int line;          /* line of the first scope rule */
 } ns__block;
 
+/* A log repeats the same few hundred row names in thousands of reports:
+ * what depends on the name alone (its name rule, its scope block) is
+ * looked up once per name.  The memo lives behind a pointer so that a map
+ * passed const can fill it; it stops growing at NS__MEMO_MAX names, past
+ * which names are matched every time (a hostile log of unique names costs
+ * no memory). */
+#define NS__MEMO_MAX 65536
+
+typedef struct {
+    ns_strmap names; /* names seen -> index into the arrays below */
+    int *rule;       /* index into the map's names, -1 for none */
+    int *block;      /* index into the map's blocks, -1 for none */
+    size_t cap;      /* entries allocated in rule and block */
+} ns__memo;
+
 struct ns_stage_map {
     char *label;        /* "vpux", "mlir" or the file name */
     char *text;         /* the text parsed, NUL-terminated */
@@ -77,6 +92,7 @@ struct ns_stage_map {
     ns__block any;      /* markers before any scope line: every other parent */
     int dflt;           /* stage of the default rule, -1 before it is read */
     int dflt_line;      /* its line */
+    ns__memo *memo;     /* what each row name decides, filled as names are seen */
 };
 
 static void ns__rules_free(ns__rule *r, int n) {
@@ -102,6 +118,12 @@ void ns_stage_map_free(ns_stage_map *m) {
     ns__rules_free(m->any.markers, m->any.nmarkers);
     free(m->label);
     free(m->text);
+    if (m->memo) {
+        ns_strmap_free(&m->memo->names);
+        free(m->memo->rule);
+        free(m->memo->block);
+        free(m->memo);
+    }
     free(m);
 }
 
@@ -209,6 +231,30 @@ static const ns__block *ns__scope_block(const ns_stage_map *m, const char *name)
         for (int k = 0; k < m->blocks[i].nscopes; k++)
             if (ns__rule_match(&m->blocks[i].scopes[k], name)) return &m->blocks[i];
     return NULL;
+}
+
+/* The name rule and scope block of `name`, through the memo. */
+static void ns__name_facts(const ns_stage_map *m, const char *name, const ns__rule **rule,
+                           const ns__block **block) {
+    ns__memo *mo = m->memo;
+    size_t k = ns_strmap_find(&mo->names, name);
+    if (k == (size_t)-1) {
+        *rule = ns__name_rule(m, name);
+        *block = ns__scope_block(m, name);
+        if (mo->names.count >= NS__MEMO_MAX) return;
+        int added;
+        k = ns_strmap_intern(&mo->names, name, &added);
+        if (k >= mo->cap) {
+            mo->cap = mo->cap ? mo->cap * 2 : 256;
+            mo->rule = ns_xrealloc(mo->rule, sizeof *mo->rule * mo->cap);
+            mo->block = ns_xrealloc(mo->block, sizeof *mo->block * mo->cap);
+        }
+        mo->rule[k] = *rule ? (int)(*rule - m->names) : -1;
+        mo->block[k] = *block ? (int)(*block - m->blocks) : -1;
+        return;
+    }
+    *rule = mo->rule[k] >= 0 ? &m->names[mo->rule[k]] : NULL;
+    *block = mo->block[k] >= 0 ? &m->blocks[mo->block[k]] : NULL;
 }
 
 /* ====== Parsing ====== */
@@ -455,6 +501,7 @@ static void ns__parse_line(ns__parser *p, char *s) {
 ns_stage_map *ns_stage_map_parse_new(const char *file, const char *text, size_t len,
                                      ns_buf *errs) {
     ns_stage_map *m = ns_xcalloc(1, sizeof *m);
+    m->memo = ns_xcalloc(1, sizeof *m->memo);
     m->label = ns_strdup(file);
     m->text = ns_strndup(text, len);
     m->dflt = -1;
@@ -630,7 +677,9 @@ ns_stage_of *ns_stage_assign_new(const ns_stage_map *m, const ns_report *r, long
 
     of[0] = (ns_stage_of){-1, 0, NS_STAGE_BY_NONE};
     stg[0] = -1;
-    const ns__block *b = ns__scope_block(m, root->name);
+    const ns__rule *rule;
+    const ns__block *b;
+    ns__name_facts(m, root->name, &rule, &b);
     if (!b) b = any;
     scan[0] = b ? 0 : -1;
     if (b) ns__scan_start(&sc[0], b);
@@ -649,7 +698,7 @@ ns_stage_of *ns_stage_assign_new(const ns_stage_map *m, const ns_report *r, long
         }
         int s = scan[d - 1];
         if (s >= 0) ns__scan_row(&sc[s], x->name);
-        const ns__rule *rule = ns__name_rule(m, x->name);
+        ns__name_facts(m, x->name, &rule, &b);
         if (rule) of[i] = (ns_stage_of){rule->stage, rule->line, NS_STAGE_BY_NAME};
         else if (s >= 0 && sc[s].stage >= 0)
             of[i] = (ns_stage_of){sc[s].stage, sc[s].line, NS_STAGE_BY_MARKER};
@@ -659,7 +708,6 @@ ns_stage_of *ns_stage_assign_new(const ns_stage_map *m, const ns_report *r, long
         stg[d] = of[i].stage;
         /* the scan x's children join: its own (a scope names it), the one x
          * sits in (a pipeline row is looked through), or the unscoped one */
-        b = ns__scope_block(m, x->name);
         if (b) {
             scan[d] = d;
             ns__scan_start(&sc[d], b);
