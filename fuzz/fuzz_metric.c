@@ -8,7 +8,7 @@
  * subtree under every '+' and every {m,n}, so "x=n++++++++++++++++++++++"
  * (22 '+') needs over 4 GB (tests/bad/cases/fuzz-fuzz_metric-1.in).  Since
  * that finding ns_metrics_add refuses such patterns itself
- * (ns_regex_too_costly, common.c), so the target relies on that guard and
+ * (ns_regex_refusal, common.c), so the target relies on that guard and
  * tests it: a pattern it lets through that still blows up is a finding
  * (-rss_limit_mb, -timeout).  With the length cap this keeps the fuzzer on
  * npuscope's code (name checks, capture-group choice, number parsing,

@@ -176,79 +176,75 @@ void ns_diag_summary(void) {
  * pattern of stacked '+' took 3 s, 12 s under ASan): real metric patterns
  * have tens of nodes, so the budget is far below where that starts. */
 #define NS__REGEX_MAX_NODES 2000
-/* Loops over something that can match empty ("x**", "(x?)+", "(a|)*"):
- * with an anchor before them glibc's epsilon closures double in cost with
- * each one (20 of "(x?)+" after a '^': 7 s).  Real patterns have none; 8
- * compile in about 2 ms. */
-#define NS__REGEX_MAX_EMPTY_LOOPS 8
 
-/* The guard walks the pattern once, keeping for the enclosing groups and
- * the current one: nodes so far (after glibc's copies), empty-matching
- * loops so far, and whether the branch can match empty. */
+/* The guard walks the pattern once, keeping per open group: its nodes so
+ * far (after glibc's copies) and whether the current branch, and any
+ * earlier one, can match empty. */
 typedef struct {
     double nodes;     /* nodes of this group so far (of everything, outermost) */
-    double loops;     /* loops over an empty-matching operand, likewise */
     int branch_empty; /* the items of this branch before the last all match empty */
     int any_empty;    /* an earlier branch of this group matches empty */
     int has_last;     /* there is an item a repetition would apply to */
     int last_empty;   /* that item matches empty */
+    double last;      /* its nodes */
 } ns__re_level;
 
 static void ns__re_branch_start(ns__re_level *l) {
     l->branch_empty = 1;
     l->has_last = 0;
     l->last_empty = 1;
+    l->last = 0;
 }
 
-/* A new item of `nodes` nodes and `loops` loops becomes the last one. */
-static void ns__re_item(ns__re_level *l, double *last, double *llast, double nodes,
-                        double loops, int empty) {
+/* A new item of `nodes` nodes becomes the last one. */
+static void ns__re_item(ns__re_level *l, double nodes, int empty) {
     if (l->has_last) l->branch_empty = l->branch_empty && l->last_empty;
-    *last = nodes;
-    *llast = loops;
+    l->last = nodes;
     l->nodes += nodes;
-    l->loops += loops;
     l->has_last = 1;
     l->last_empty = empty;
 }
 
-/* The last item repeated: glibc makes `copies` copies of it; `loop` when
- * the repetition is a loop (unbounded, or more than once). */
-static void ns__re_repeat(ns__re_level *l, double *last, double *llast, double copies,
-                          int loop, int may_skip) {
-    if (!l->has_last) return; /* glibc refuses a repetition of nothing */
-    l->nodes += *last * (copies - 1);
-    *last *= copies;
-    l->loops += *llast * (copies - 1);
-    *llast *= copies;
-    if (loop && l->last_empty) {
-        l->loops += copies;
-        *llast += copies;
-    }
+/* The last item repeated: glibc makes `copies` copies of it.  `loop`: the
+ * repetition may run more than once.  Returns 1 when it loops over
+ * something that can match empty. */
+static int ns__re_repeat(ns__re_level *l, double copies, int loop, int may_skip) {
+    if (!l->has_last) return 0; /* glibc refuses a repetition of nothing */
+    if (loop && l->last_empty) return 1;
+    l->nodes += l->last * (copies - 1);
+    l->last *= copies;
     if (may_skip) l->last_empty = 1;
+    return 0;
 }
 
-int ns_regex_too_costly(const char *re) {
+const char *ns_regex_refusal(const char *re) {
+    static const char *const too_big =
+        "repeats repetitions too deeply to compile in reasonable time and memory";
+    static const char *const empty_loop =
+        "repeats something that can match nothing (as x** or (x?)+ do), which glibc's regex "
+        "engine can take minutes over";
     ns__re_level st[65];
     int sp = 0;
     ns__re_level *l = &st[0];
-    double last = 0, llast = 0; /* nodes and loops of the last item */
     memset(l, 0, sizeof *l);
     ns__re_branch_start(l);
     for (const char *p = re; *p; p++) {
         switch (*p) {
         case '\\':
             if (!p[1]) {
-                ns__re_item(l, &last, &llast, 1, 0, 0);
+                ns__re_item(l, 1, 0);
                 break;
             }
             p++;
+            if (*p >= '1' && *p <= '9')
+                return "has a back-reference (\\1 to \\9), which glibc's regex engine can take "
+                       "exponential time over";
             /* GNU's word and buffer anchors match empty */
-            ns__re_item(l, &last, &llast, 1, 0, strchr("bB<>`'", *p) != NULL);
+            ns__re_item(l, 1, strchr("bB<>`'", *p) != NULL);
             break;
         case '^':
         case '$':
-            ns__re_item(l, &last, &llast, 1, 0, 1);
+            ns__re_item(l, 1, 1);
             break;
         case '[': { /* a bracket expression is one atom */
             const char *q = p + 1;
@@ -256,42 +252,40 @@ int ns_regex_too_costly(const char *re) {
             if (*q == ']') q++;
             while (*q && *q != ']') q++;
             p = *q ? q : q - 1;
-            ns__re_item(l, &last, &llast, 1, 0, 0);
+            ns__re_item(l, 1, 0);
             break;
         }
         case '(':
-            if (sp == 64) return 1;
+            if (sp == 64) return too_big;
             l = &st[++sp];
             memset(l, 0, sizeof *l);
             ns__re_branch_start(l);
-            last = llast = 0;
             break;
         case ')': {
             if (sp == 0) { /* glibc takes an unmatched ')' as a literal */
-                ns__re_item(l, &last, &llast, 1, 0, 0);
+                ns__re_item(l, 1, 0);
                 break;
             }
             /* the group is a node of its own, even when empty: "(())+++..."
              * doubles a subtree that counting only atoms would call 0 */
             int empty = l->any_empty || (l->branch_empty && l->last_empty);
-            double nodes = l->nodes + 1, loops = l->loops;
+            double nodes = l->nodes + 1;
             l = &st[--sp];
-            ns__re_item(l, &last, &llast, nodes, loops, empty);
+            ns__re_item(l, nodes, empty);
             break;
         }
         case '|':
             l->any_empty = l->any_empty || (l->branch_empty && l->last_empty);
             ns__re_branch_start(l);
-            last = llast = 0;
             break;
         case '*':
-            ns__re_repeat(l, &last, &llast, 1, 1, 1);
+            if (ns__re_repeat(l, 1, 1, 1)) return empty_loop;
             break;
         case '+': /* glibc copies X for X+ */
-            ns__re_repeat(l, &last, &llast, 2, 1, 0);
+            if (ns__re_repeat(l, 2, 1, 0)) return empty_loop;
             break;
         case '?':
-            ns__re_repeat(l, &last, &llast, 1, 0, 1);
+            ns__re_repeat(l, 1, 0, 1);
             break;
         case '{': {
             long m = 0, n = 0;
@@ -304,20 +298,18 @@ int ns_regex_too_costly(const char *re) {
                 while (*q >= '0' && *q <= '9' && n < 100000) n = n * 10 + (*q++ - '0'), upper = 1;
             }
             long most = comma ? (upper ? n : -1) : m; /* -1: unbounded */
-            ns__re_repeat(l, &last, &llast, (double)(m > n ? m : n) + 1, most < 0 || most > 1,
-                          m == 0);
+            if (ns__re_repeat(l, (double)(m > n ? m : n) + 1, most < 0 || most > 1, m == 0))
+                return empty_loop;
             while (*q && *q != '}') q++;
             p = *q ? q : q - 1;
             break;
         }
         default:
-            ns__re_item(l, &last, &llast, 1, 0, 0);
+            ns__re_item(l, 1, 0);
         }
-        double nodes = 0, loops = 0;
-        for (int i = 0; i <= sp; i++) nodes += st[i].nodes, loops += st[i].loops;
-        if (nodes > NS__REGEX_MAX_NODES || last > NS__REGEX_MAX_NODES ||
-            loops > NS__REGEX_MAX_EMPTY_LOOPS)
-            return 1;
+        double nodes = 0;
+        for (int i = 0; i <= sp; i++) nodes += st[i].nodes;
+        if (nodes > NS__REGEX_MAX_NODES || l->last > NS__REGEX_MAX_NODES) return too_big;
     }
-    return 0;
+    return NULL;
 }

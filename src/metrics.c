@@ -72,9 +72,9 @@ int ns_metrics_add(ns_metric_set *m, const char *spec) {
             ns_error("--metric '%s': a name is letters, digits, '_', '.' and '-'", spec);
             return -1;
         }
-    if (ns_regex_too_costly(eq + 1)) {
-        ns_error("--metric '%s': the regex repeats repetitions too deeply to compile in "
-                 "reasonable time and memory", spec);
+    const char *refusal = ns_regex_refusal(eq + 1);
+    if (refusal) {
+        ns_error("--metric '%s': the regex %s", spec, refusal);
         return -1;
     }
     regex_t re;

@@ -787,9 +787,9 @@ void ns_scanner_init(ns_scanner *sc) { memset(sc, 0, sizeof *sc); }
 int ns_scanner_set_label_regex(ns_scanner *sc, const char *re) {
     if (sc->has_label_re) regfree(&sc->label_re);
     sc->has_label_re = 0;
-    if (ns_regex_too_costly(re)) {
-        ns_error("--label-regex '%s': the regex repeats repetitions too deeply to compile "
-                 "in reasonable time and memory", re);
+    const char *refusal = ns_regex_refusal(re);
+    if (refusal) {
+        ns_error("--label-regex '%s': the regex %s", re, refusal);
         return -1;
     }
     int rc = regcomp(&sc->label_re, re, REG_EXTENDED);

@@ -436,31 +436,45 @@ static void test_json_and_map(void) {
 }
 
 /* The guard in front of regcomp for patterns from the command line: real
- * metric and --label patterns pass, patterns that make glibc's compiler
- * copy subtrees without bound are refused (each refused one here was a
- * fuzz_metric finding; tests/bad/cases/fuzz-fuzz_metric-*). */
+ * metric and --label patterns pass; patterns that make glibc's compiler
+ * copy subtrees without bound, loops over what can match empty and
+ * back-references are refused (most refused ones here were fuzz_metric
+ * findings; tests/bad/cases/fuzz-fuzz_metric-*). */
 static void test_regex_guard(void) {
     static const char *const fine[] = {
         "Compile model took ([0-9]+([.][0-9]+)?) ms",
         "Throughput ?: ([0-9]+([.][0-9]+)?)( [^ ]+ [0-9.]+)? tokens/s",
         "([[:digit:]]+) KB", "a{2,5}b+c*", "(x|y)+z?", ")+", "\\(+", "[]]+", "",
-        "^ *([0-9]+) ms$", ".*a.*b.*c", "^(a|)*b", "^(x?)+(y?)+(z*)*", "x{0,}y{2,}",
+        "^ *([0-9]+) ms$", ".*a.*b.*c", "x{0,}y{2,}", "(x?)?", "(a|)?b", "(x*){0,1}",
+        "^\\s*(\\w+)=([0-9]+)", ".*?x", "\\d++",
     };
-    for (size_t i = 0; i < sizeof fine / sizeof *fine; i++) CHECK(!ns_regex_too_costly(fine[i]));
+    for (size_t i = 0; i < sizeof fine / sizeof *fine; i++) CHECK(!ns_regex_refusal(fine[i]));
     char stacked[300] = "n", groups[300] = "(((())()))", paren[300] = ")";
     memset(stacked + 1, '+', 22);
     memset(groups + 10, '+', 120);
     memset(paren + 1, '+', 64);
-    /* loops over what matches empty: 20 of "(x?)+" after '^' took 7 s */
-    static const char *const costly[] = {
-        "a{1000}{1000}", "(a{50}){50}", "((a+)+)+b{99}{99}",
-        "^(x?)+(x?)+(x?)+(x?)+(x?)+(x?)+(x?)+(x?)+(x?)+", "^x**x**x**x**x**x**x**x**x**",
-        "^((x*)*){9}", "NP=%***/*********^.**********", "\\<(\\b)+(\\b)+(\\b)+(\\b)+(\\b)+(\\b)+(\\b)+(\\b)+(\\b)+",
+    const char *why;
+    const char *const too_big[] = {
+        "a{1000}{1000}", "(a{50}){50}", "((a+)+)+b{99}{99}", stacked, paren,
     };
-    CHECK(ns_regex_too_costly(stacked));
-    CHECK(ns_regex_too_costly(groups));
-    CHECK(ns_regex_too_costly(paren));
-    for (size_t i = 0; i < sizeof costly / sizeof *costly; i++) CHECK(ns_regex_too_costly(costly[i]));
+    for (size_t i = 0; i < sizeof too_big / sizeof *too_big; i++) {
+        why = ns_regex_refusal(too_big[i]);
+        CHECK(why && strstr(why, "too deeply"));
+    }
+    /* loops over what can match empty: 20 of "(x?)+" after '^' took 7 s to
+     * compile; one "(...|||x)?+" took over a minute to match */
+    static const char *const empty_loop[] = {
+        "x**", "(x?)+", "(a|)*", "(|a)+", "(^)*", "($|x)+", "(x*){2}", "(\\b)+", "((x?))*",
+        "(a|b|)*", "an=(\xd1\xd1|\\\\||||x)?+", "NP=%***/*********^.*****",
+    };
+    for (size_t i = 0; i < sizeof empty_loop / sizeof *empty_loop; i++) {
+        why = ns_regex_refusal(empty_loop[i]);
+        CHECK(why && strstr(why, "can match nothing"));
+    }
+    why = ns_regex_refusal(groups); /* "(((())()))+++...": empty, and copied 2^120 times */
+    CHECK(why && strstr(why, "can match nothing"));
+    why = ns_regex_refusal("(a)\\1");
+    CHECK(why && strstr(why, "back-reference"));
 }
 
 int main(void) {
