@@ -469,23 +469,27 @@ static void test_verdicts(void) {
     free(row.name);
     /* metric rows: the direction comes from the name, the text says both */
     o.threshold = 2;
+    static const struct {
+        const char *name;    /* row name */
+        ns_diff_kind kind;   /* row kind */
+        int a_first;         /* A = a[] (B higher), else A = b[] (B lower) */
+        int higher_better;   /* expected direction */
+        const char *text;    /* expected ns_diff_verdict_text */
+    } vt[] = {
+        {"metric:tokens_per_s", NS_DIFF_METRIC, 1, 1, "faster (higher)"},
+        {"metric:compiler_peak_kb", NS_DIFF_METRIC, 1, 0, "slower (higher)"},
+        {"metric:tokens_per_s", NS_DIFF_METRIC, 0, 1, "slower (lower)"},
+        {"total", NS_DIFF_TOTAL, 0, 0, "faster"},
+    };
     ns_buf t = {0};
-    ns_diff_row_make(&row, "metric:tokens_per_s", NS_DIFF_METRIC, a, 5, b, 5, &o);
-    ns_diff_verdict_text(&t, &row);
-    CHECK(row.higher_better == 1 && strcmp(row.verdict, "faster") == 0 &&
-          strcmp(t.data, "faster (higher)") == 0);
-    free(row.name);
-    t.len = 0;
-    ns_diff_row_make(&row, "metric:compiler_peak_kb", NS_DIFF_METRIC, a, 5, b, 5, &o);
-    ns_diff_verdict_text(&t, &row);
-    CHECK(row.higher_better == 0 && strcmp(row.verdict, "slower") == 0 &&
-          strcmp(t.data, "slower (higher)") == 0);
-    free(row.name);
-    t.len = 0;
-    ns_diff_row_make(&row, "total", NS_DIFF_TOTAL, b, 5, a, 5, &o);
-    ns_diff_verdict_text(&t, &row);
-    CHECK(strcmp(t.data, "faster") == 0);
-    free(row.name);
+    for (size_t i = 0; i < sizeof vt / sizeof *vt; i++) {
+        ns_diff_row_make(&row, vt[i].name, vt[i].kind, vt[i].a_first ? a : b, 5,
+                         vt[i].a_first ? b : a, 5, &o);
+        t.len = 0;
+        ns_diff_verdict_text(&t, &row);
+        CHECK(row.higher_better == vt[i].higher_better && strcmp(t.data, vt[i].text) == 0);
+        free(row.name);
+    }
     ns_buf_free(&t);
     /* the naming rule */
     CHECK(ns_metric_higher_is_better("tokens_per_s") && ns_metric_higher_is_better("img_fps") &&
