@@ -33,7 +33,7 @@ FUZZ_CFLAGS   = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointe
                 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
                 $(FUZZ_SAN)
 FUZZ_LDLIBS   = -ljansson -lm
-FUZZ_OBJS     = $(patsubst src/%.c,$(FUZZ_BUILD)/obj/%.o,$(filter-out src/main.c,$(wildcard src/*.c)))
+FUZZ_OBJS     = $(patsubst src/%.c,$(FUZZ_BUILD)/obj/%.o,$(filter-out src/main.c,$(wildcard src/*/*.c src/*/*/*.c)))
 
 # libFuzzer options for every run; the limits are per input.
 FUZZ_OPTS     = -timeout=10 -rss_limit_mb=2048 -close_fd_mask=2 -print_final_stats=1
@@ -62,7 +62,7 @@ fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
 
 $(FUZZ_BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Isrc -MMD -MP -c -o $@ $<
 
 $(FUZZ_BUILD)/obj/fuzz_%.o: fuzz/fuzz_%.c
 	@mkdir -p $(@D)
@@ -74,7 +74,7 @@ $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/fuzz_%.o $(FUZZ_OBJS)
 # the objects are kept between builds (make would delete them as intermediates)
 .SECONDARY: $(FUZZ_OBJS) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/obj/%.o)
 
--include $(wildcard $(FUZZ_BUILD)/obj/*.d)
+-include $(wildcard $(FUZZ_BUILD)/obj/*.d $(FUZZ_BUILD)/obj/*/*.d $(FUZZ_BUILD)/obj/*/*/*.d)
 
 # Corpus, artifact and log folders, and the run.json seeds (tests/runs keeps
 # every run as DIR/run.json, so each is copied under its folder's name).

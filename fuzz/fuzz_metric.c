@@ -21,7 +21,7 @@
  * two scans give the same metrics, every metric has a name, a count >= 1,
  * and no name appears twice in the run.
  */
-#include "metrics.h"
+#include "capture/metrics.h"
 
 #include <stdint.h>
 #include <stdio.h>

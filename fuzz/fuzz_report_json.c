@@ -12,9 +12,9 @@
  * parsed from a log -- added to a `top` summary, and freed.  A NULL result
  * must come with a reason.
  */
-#include "render.h"
-#include "report_json.h"
-#include "top.h"
+#include "render/render.h"
+#include "parse/tree_read.h"
+#include "analyse/top.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -9,9 +9,9 @@
  * original exporters into a memory stream, ns_run_ok is asked, and the run
  * is freed.
  */
-#include "render.h"
-#include "runs.h"
-#include "runs_read.h"
+#include "render/render.h"
+#include "model/runs.h"
+#include "parse/run_read.h"
 
 #include <stdint.h>
 #include <stdio.h>

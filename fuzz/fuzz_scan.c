@@ -22,10 +22,10 @@
  * and the diagnostics counters of common.c (which only decide whether a
  * warning is printed).
  */
-#include "npu.h"
-#include "render.h"
-#include "scan.h"
-#include "top.h"
+#include "npu/npu.h"
+#include "render/render.h"
+#include "parse/scan.h"
+#include "analyse/top.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -20,9 +20,9 @@
  * The first line of the input is also used as a glob pattern against every
  * row name, which gives ns_stage_glob hostile patterns and names.
  */
-#include "parse.h"
-#include "scan.h"
-#include "stages.h"
+#include "parse/parse.h"
+#include "parse/scan.h"
+#include "model/stages.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -31,7 +31,7 @@
  *   - a plan has the documented size, its items' configuration, mode and
  *     repeat are in range, and every item belongs to the shard.
  */
-#include "sweep_plan.h"
+#include "capture/sweep_plan.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -9,8 +9,8 @@
  * (scan.c, ns__number), the target gives the report its label first: the
  * exporters expect every report to have one.
  */
-#include "parse.h"
-#include "render.h"
+#include "parse/parse.h"
+#include "render/render.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,6 +1,8 @@
-/* main.c -- the command line, and nothing else: find the subcommand and
- * hand it the arguments.  Everything a subcommand does lives in cmd_*.c. */
-#include "cli.h"
+/* main.c -- the command line, and nothing else: find the command and hand
+ * it the arguments.  Everything a command does lives in src/builtin/
+ * (builtin/builtin.h says how to add one). */
+#include "builtin/builtin.h"
+#include "cli/cli.h"
 
 #include <string.h>
 

@@ -29,8 +29,11 @@ bad()  { fail=$((fail + 1)); echo "FAIL $*"; }
 check() { local name=$1; shift; if "$@" >"$TMP/out" 2>&1; then ok "$name"; else bad "$name"; sed 's/^/     /' "$TMP/out" | head -20; fi; }
 
 # ---------------------------------------------------------------- 1. unit
-for u in build/unit build/unit_*; do
-    [ -x "$u" ] || continue
+# Every tests/unit*.c is a program that must have been built: a missing one
+# is a failure, never a silent skip.
+for src in tests/unit*.c; do
+    u=${BUILD:-build}/$(basename "$src" .c)
+    [ -x "$u" ] || { bad "$u was not built (make units)"; continue; }
     out=$("$u") || true
     echo "$out" | grep '^FAIL' || true
     last=$(echo "$out" | tail -n 1)
@@ -238,7 +241,7 @@ if [ -z "${NPUSCOPE_INNER:-}" ]; then
     check "portable build (no SSE2 fast path): unit tests" nosse
     asan() {
         make -s BUILD=build-asan SANITIZE=1 build-asan/npuscope units >/dev/null || return 1
-        for u in build-asan/unit build-asan/unit_*; do "$u" >/dev/null || return 1; done
+        for u in tests/unit*.c; do u=build-asan/$(basename "$u" .c); "$u" >/dev/null || return 1; done
         # Every fixture and every input of the bad-input corpus (section 6),
         # in every format and through top.  A sanitizer report exits 1, as
         # "no timing report found" does, so look for the report itself.

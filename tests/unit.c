@@ -6,12 +6,12 @@
  * Prints one line per failure and ends with "unit: N passed, N failed". */
 #include "check.h"
 
-#include "jsonw.h"
-#include "num.h"
-#include "parse.h"
-#include "report.h"
-#include "scan.h"
-#include "strmap.h"
+#include "base/jsonw.h"
+#include "base/num.h"
+#include "parse/parse.h"
+#include "model/report.h"
+#include "parse/scan.h"
+#include "base/strmap.h"
 
 #include <math.h>
 #include <stdlib.h>

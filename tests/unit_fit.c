@@ -14,12 +14,12 @@
  * "unit_fit: N passed, N failed". */
 #include "check.h"
 
-#include "dataset.h"
-#include "diff.h"
-#include "fit.h"
-#include "metrics.h"
-#include "report.h"
-#include "stats.h"
+#include "analyse/dataset.h"
+#include "analyse/diff.h"
+#include "analyse/fit.h"
+#include "capture/metrics.h"
+#include "model/report.h"
+#include "analyse/stats.h"
 
 #include <fcntl.h>
 #include <math.h>

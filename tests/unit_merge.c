@@ -9,7 +9,7 @@
  * Prints one line per failure and ends with "unit_merge: N passed, N failed". */
 #include "check.h"
 
-#include "merge.h"
+#include "analyse/merge.h"
 
 #include <math.h>
 #include <stdio.h>

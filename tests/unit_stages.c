@@ -12,9 +12,9 @@
  * failure and ends with "unit_stages: N passed, N failed". */
 #include "check.h"
 
-#include "report.h"
-#include "scan.h"
-#include "stages.h"
+#include "model/report.h"
+#include "parse/scan.h"
+#include "model/stages.h"
 
 #include <math.h>
 #include <stdlib.h>

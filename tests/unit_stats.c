@@ -9,7 +9,7 @@
  * Prints one line per failure and ends with "unit_stats: N passed, N failed". */
 #include "check.h"
 
-#include "stats.h"
+#include "analyse/stats.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
  * Prints one line per failure and ends with "unit_sweep: N passed, N failed". */
 #include "check.h"
 
-#include "sweep_plan.h"
+#include "capture/sweep_plan.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,0 +1,177 @@
+/* diff.c -- the rows of an A/B comparison (see diff.h for the rule).
+ *
+ * The statistics are stats.c's: medians, the Hodges-Lehmann shift, the
+ * exact Mann-Whitney p.  This file gathers each row's values from the
+ * runs, applies the verdict rule, and orders the rows: total first, then
+ * the passes by A's median, heaviest first (ties by name), then the
+ * metrics by name.
+ */
+#include "analyse/diff.h"
+
+#include "analyse/dataset.h"
+#include "capture/metrics.h"
+#include "analyse/stats.h"
+#include "base/strmap.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ====== One row ====== */
+
+const char *ns_diff_verdict(int higher_better, double p, double shift, double a_median,
+                            const ns_diff_opts *o) {
+    if (!(p < o->alpha) || !isfinite(shift) || isnan(a_median) || shift == 0) return "same";
+    double rel = a_median != 0 ? fabs(shift) / fabs(a_median) : INFINITY;
+    if (!(rel * 100 > o->threshold)) return "same";
+    return (shift > 0) == (higher_better != 0) ? "faster" : "slower";
+}
+
+void ns_diff_verdict_text(ns_buf *b, const ns_diff_row *r) {
+    ns_buf_puts(b, r->verdict);
+    if (r->kind == NS_DIFF_METRIC && strcmp(r->verdict, "same") != 0)
+        ns_buf_puts(b, r->shift > 0 ? " (higher)" : " (lower)");
+}
+
+/* The non-NaN values of v, in a new array (for ns_median, which sorts). */
+static double *ns__values_new(const double *v, size_t n, size_t *k) {
+    double *out = ns_xcalloc(n + 1, sizeof *out);
+    *k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isnan(v[i])) out[(*k)++] = v[i];
+    return out;
+}
+
+void ns_diff_row_make(ns_diff_row *row, const char *name, ns_diff_kind kind, const double *a,
+                      size_t na, const double *b, size_t nb, const ns_diff_opts *o) {
+    memset(row, 0, sizeof *row);
+    row->name = ns_strdup(name);
+    row->kind = kind;
+    row->higher_better = kind == NS_DIFF_METRIC && strncmp(name, "metric:", 7) == 0 &&
+                         ns_metric_higher_is_better(name + 7);
+    double *va = ns__values_new(a, na, &row->a_n), *vb = ns__values_new(b, nb, &row->b_n);
+    row->p = row->a_n && row->b_n ? ns_mann_whitney_p(va, row->a_n, vb, row->b_n, NULL) : NAN;
+    row->shift = row->a_n && row->b_n ? ns_hodges_lehmann(va, row->a_n, vb, row->b_n) : NAN;
+    row->a_median = ns_median(va, row->a_n);
+    row->b_median = ns_median(vb, row->b_n);
+    row->ratio = row->a_median != 0 ? row->b_median / row->a_median : NAN;
+    if (!isfinite(row->ratio)) row->ratio = NAN;
+    row->verdict = ns_diff_verdict(row->higher_better, row->p, row->shift, row->a_median, o);
+    free(va);
+    free(vb);
+}
+
+/* ====== Every row ====== */
+
+static void ns__push(ns_diff *d, const ns_diff_row *row) {
+    d->rows = ns_xrealloc(d->rows, sizeof *d->rows * (size_t)(d->nrows + 1));
+    d->rows[d->nrows++] = *row;
+}
+
+/* A's median descending (a NaN median last), ties by name. */
+static int ns__cmp_pass(const void *pa, const void *pb) {
+    const ns_diff_row *a = pa, *b = pb;
+    int na = isnan(a->a_median), nb = isnan(b->a_median);
+    if (na != nb) return na - nb;
+    if (!na && a->a_median != b->a_median) return a->a_median > b->a_median ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+static int ns__cmp_str(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Every pass of every run: v[run * nnames + k] = wall seconds of pass k
+ * in the run, 0 when the run has reports without it, NaN when it has no
+ * report at all. */
+static double *ns__pass_matrix_new(const ns_run *const *runs, int n, const ns_strmap *names) {
+    size_t nn = names->count;
+    double *v = ns_xcalloc((size_t)n * nn + 1, sizeof *v);
+    int *found = ns_xcalloc(nn + 1, sizeof *found);
+    for (int i = 0; i < n; i++) {
+        double *row = v + (size_t)i * nn;
+        ns_run_pass_sums(runs[i], names, row, found);
+        if (runs[i]->nreports == 0)
+            for (size_t k = 0; k < nn; k++) row[k] = NAN;
+    }
+    free(found);
+    return v;
+}
+
+static void ns__metric_values(const ns_run *const *runs, int n, const char *name, double *v) {
+    ns_field f = {NS_FIELD_METRIC, name, name};
+    for (int i = 0; i < n; i++) v[i] = ns_run_value(runs[i], &f);
+}
+
+void ns_diff_runs(const ns_run *const *a, int na, const ns_run *const *b, int nb,
+                  const ns_diff_opts *o, ns_diff *d) {
+    memset(d, 0, sizeof *d);
+    double *va = ns_xcalloc((size_t)na + 1, sizeof *va);
+    double *vb = ns_xcalloc((size_t)nb + 1, sizeof *vb);
+    ns_diff_row row;
+
+    /* total */
+    for (int i = 0; i < na; i++) va[i] = a[i]->wall_s;
+    for (int i = 0; i < nb; i++) vb[i] = b[i]->wall_s;
+    ns_diff_row_make(&row, "total", NS_DIFF_TOTAL, va, (size_t)na, vb, (size_t)nb, o);
+    ns__push(d, &row);
+
+    /* passes: every name either side printed */
+    ns_strmap names;
+    ns_strmap_init(&names);
+    for (int i = 0; i < na; i++) ns_run_pass_names(a[i], &names);
+    for (int i = 0; i < nb; i++) ns_run_pass_names(b[i], &names);
+    double *pa = ns__pass_matrix_new(a, na, &names), *pb = ns__pass_matrix_new(b, nb, &names);
+    int first_pass = d->nrows;
+    for (size_t k = 0; k < names.count; k++) {
+        for (int i = 0; i < na; i++) va[i] = pa[(size_t)i * names.count + k];
+        for (int i = 0; i < nb; i++) vb[i] = pb[(size_t)i * names.count + k];
+        ns_diff_row_make(&row, names.keys[k], NS_DIFF_PASS, va, (size_t)na, vb, (size_t)nb, o);
+        int tiny = !(row.a_median >= NS_DIFF_TINY_S) && !(row.b_median >= NS_DIFF_TINY_S);
+        if (tiny && !o->all) {
+            d->skipped++;
+            free(row.name);
+            continue;
+        }
+        ns__push(d, &row);
+    }
+    if (d->nrows - first_pass > 1)
+        qsort(d->rows + first_pass, (size_t)(d->nrows - first_pass), sizeof *d->rows,
+              ns__cmp_pass);
+    free(pa);
+    free(pb);
+    ns_strmap_free(&names);
+
+    /* metrics: every name either side has, sorted */
+    const char **metrics = NULL;
+    int nmetrics = 0;
+    for (int s = 0; s < 2; s++) {
+        const ns_run *const *runs = s ? b : a;
+        for (int i = 0; i < (s ? nb : na); i++)
+            for (int m = 0; m < runs[i]->nmetrics; m++) {
+                metrics = ns_xrealloc(metrics, sizeof *metrics * (size_t)(nmetrics + 1));
+                metrics[nmetrics++] = runs[i]->metrics[m].name;
+            }
+    }
+    if (nmetrics) qsort(metrics, (size_t)nmetrics, sizeof *metrics, ns__cmp_str);
+    ns_buf name = {0};
+    for (int m = 0; m < nmetrics; m++) {
+        if (m && strcmp(metrics[m], metrics[m - 1]) == 0) continue;
+        ns__metric_values(a, na, metrics[m], va);
+        ns__metric_values(b, nb, metrics[m], vb);
+        name.len = 0;
+        ns_buf_printf(&name, "metric:%s", metrics[m]);
+        ns_diff_row_make(&row, name.data, NS_DIFF_METRIC, va, (size_t)na, vb, (size_t)nb, o);
+        ns__push(d, &row);
+    }
+    ns_buf_free(&name);
+    free(metrics);
+    free(va);
+    free(vb);
+}
+
+void ns_diff_free(ns_diff *d) {
+    for (int i = 0; i < d->nrows; i++) free(d->rows[i].name);
+    free(d->rows);
+    memset(d, 0, sizeof *d);
+}

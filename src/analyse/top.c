@@ -1,0 +1,140 @@
+/* top.c -- summing rows by name, and by stage, across reports (see top.h). */
+#include "analyse/top.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ns_top_init(ns_top *t, int all) {
+    memset(t, 0, sizeof *t);
+    ns_strmap_init(&t->names);
+    ns_strmap_init(&t->stages);
+    ns_strmap_init(&t->maps);
+    t->all = all;
+}
+
+void ns_top_free(ns_top *t) {
+    ns_strmap_free(&t->names);
+    free(t->rows);
+    for (size_t i = 0; i < t->stages.count; i++) free(t->stage_desc[i]);
+    free(t->stage_desc);
+    free(t->srows);
+    ns_strmap_free(&t->stages);
+    ns_strmap_free(&t->maps);
+    memset(t, 0, sizeof *t);
+}
+
+/* Make room for m's stages; slot[i] = index of m's stage i in t->stages. */
+static void ns__top_stages(ns_top *t, const ns_stage_map *m, int *slot) {
+    int added;
+    ns_strmap_intern(&t->maps, ns_stage_map_label(m), &added);
+    for (int i = 0; i < ns_stage_count(m); i++) {
+        size_t k = ns_strmap_intern(&t->stages, ns_stage_name(m, i), &added);
+        if (k >= t->scap) {
+            t->scap = t->scap ? t->scap * 2 : 16;
+            t->srows = ns_xrealloc(t->srows, sizeof *t->srows * t->scap);
+            t->stage_desc = ns_xrealloc(t->stage_desc, sizeof *t->stage_desc * t->scap);
+        }
+        if (added) {
+            memset(&t->srows[k], 0, sizeof t->srows[k]);
+            t->srows[k].kind = NS_KIND_PASS;
+            t->srows[k].stage = (int)k;
+            t->stage_desc[k] = ns_strdup(ns_stage_desc(m, i));
+        }
+        slot[i] = (int)k;
+    }
+}
+
+/* Add one occurrence's wall and user time to row. */
+static void ns__top_sum(ns_top_row *row, const ns_node *n) {
+    row->count++;
+    ns_num w = n->val[NS_COL_WALL], u = n->val[NS_COL_USER];
+    if (ns_num_present(w) && isfinite(w.v)) row->wall += w.v;
+    if (ns_num_present(u) && isfinite(u.v)) {
+        row->user += u.v;
+        row->user_count++;
+    }
+    if (w.dec > row->dec) row->dec = w.dec;
+}
+
+static int ns__is_container(const ns_node *n) {
+    return n->child && (n->kind == NS_KIND_SCOPE || n->kind == NS_KIND_PIPELINE);
+}
+
+void ns_top_add(ns_top *t, const ns_report *r) { ns_top_add_staged(t, r, NULL, NULL); }
+
+void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
+                       const ns_stage_of *of) {
+    int *slot = NULL;
+    if (m) {
+        slot = ns_xcalloc((size_t)ns_stage_count(m) + 1, sizeof *slot);
+        ns__top_stages(t, m, slot);
+    }
+    t->reports++;
+    double tw = r->root->val[NS_COL_WALL].v;
+    if (!ns_num_present(r->root->val[NS_COL_WALL]) && ns_num_present(r->header_total))
+        tw = r->header_total.v;
+    if (isfinite(tw)) t->total_wall += tw;
+    long i = 1; /* pre-order position of n (the root is 0) */
+    for (const ns_node *n = r->root->child; n; n = ns_node_next((ns_node *)n, r->root), i++) {
+        if (n->kind == NS_KIND_REST && n->depth == 0) {
+            if (m) {
+                ns__top_sum(&t->rest, n);
+                double s = ns_node_self(n, NS_COL_WALL);
+                if (isfinite(s)) t->rest.self += s;
+            }
+            continue;
+        }
+        if (n->kind == NS_KIND_REST || n->kind == NS_KIND_TOTAL) continue;
+        int st = m && of[i].stage >= 0 ? slot[of[i].stage] : NS_TOP_NO_STAGE;
+        /* a stage's time: the self time of every row it holds */
+        if (st >= 0 && ns_stage_counted(r, n)) {
+            double s = ns_node_self(n, NS_COL_WALL);
+            if (isfinite(s)) t->srows[st].self += s;
+        }
+        if (r->list_mode && n->depth == 0 && n == r->root->child &&
+            strcmp(n->name, "root") == 0)
+            continue; /* list display's hidden root timer is the total again */
+        if (!t->all && ns__is_container(n)) continue;
+        /* list display repeats each pipeline's passes in a flat row of its
+         * own: summing both would count that time twice */
+        if (!t->all && r->list_mode && n->kind == NS_KIND_PIPELINE) continue;
+        int added;
+        size_t k = ns_strmap_intern(&t->names, n->name, &added);
+        if (k >= t->cap) {
+            t->cap = t->cap ? t->cap * 2 : 256;
+            t->rows = ns_xrealloc(t->rows, sizeof *t->rows * t->cap);
+        }
+        ns_top_row *row = &t->rows[k];
+        if (added) {
+            memset(row, 0, sizeof *row);
+            row->kind = n->kind;
+            row->stage = st;
+        } else if (row->stage != st) {
+            row->stage = NS_TOP_MIXED_STAGE;
+        }
+        ns__top_sum(row, n);
+        double s = ns_node_self(n, NS_COL_WALL);
+        if (isfinite(s)) row->self += s;
+        if (st >= 0) ns__top_sum(&t->srows[st], n);
+    }
+    free(slot);
+}
+
+static const ns_top *ns__sort_top;
+
+static int ns__cmp(const void *a, const void *b) {
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    const ns_top_row *x = &ns__sort_top->rows[i], *y = &ns__sort_top->rows[j];
+    if (x->wall != y->wall) return x->wall > y->wall ? -1 : 1;
+    return strcmp(ns__sort_top->names.keys[i], ns__sort_top->names.keys[j]);
+}
+
+size_t *ns_top_order_new(const ns_top *t) {
+    size_t *ord = ns_xmalloc(sizeof *ord * (t->names.count + 1));
+    for (size_t i = 0; i < t->names.count; i++) ord[i] = i;
+    ns__sort_top = t;
+    qsort(ord, t->names.count, sizeof *ord, ns__cmp);
+    ns__sort_top = NULL;
+    return ord;
+}

@@ -1,0 +1,66 @@
+/* top.h -- the heaviest passes, summed by name across every report, and
+ * the same time grouped by stage.
+ *
+ * An NPUW LLM compile is seven compiles; a sweep is hundreds.  `top` adds
+ * each name's time over all of them ("sets": occurrences, total wall, total
+ * user, self time) and ranks them.  Container rows (scopes and pipelines
+ * with children) are left out by default because their time is their
+ * children's; --all keeps them.  Rest and Total are never rows.
+ *
+ * With a stage map (stages.h) every report also adds to one row per stage:
+ * count, wall and user over the same rows a pass row sums (so the stage
+ * rows are the pass rows grouped by stage), and self over *every* row of
+ * the stage, containers included -- the stage's time, which with Rest adds
+ * up to the total.  Each pass row remembers its stage, or "mixed" when its
+ * occurrences fall in different stages (Canonicalizer does).  Stages are
+ * kept by name in the order the maps declare them, so reports read with
+ * different maps (auto: vpux for one report, mlir for another) still give
+ * one list.
+ */
+#ifndef NPUSCOPE_TOP_H
+#define NPUSCOPE_TOP_H
+
+#include "model/report.h"
+#include "model/stages.h"
+#include "base/strmap.h"
+
+#define NS_TOP_NO_STAGE (-1)    /* ns_top_row.stage: no map was given */
+#define NS_TOP_MIXED_STAGE (-2) /* occurrences in different stages */
+
+typedef struct {
+    ns_kind kind;    /* kind of the first occurrence */
+    long count;      /* occurrences */
+    double wall;     /* summed wall seconds */
+    double user;     /* summed user seconds (where printed) */
+    double self;     /* summed wall self time */
+    long user_count; /* occurrences that had a user value */
+    int dec;         /* most decimals among the summed values */
+    int stage;       /* pass rows: stage index into ns_top.stages, or NS_TOP_*_STAGE */
+} ns_top_row;
+
+typedef struct {
+    ns_strmap names;   /* name -> row index */
+    ns_top_row *rows;  /* rows by index */
+    size_t cap;        /* allocated rows */
+    double total_wall; /* summed report totals (wall) */
+    int reports;       /* reports added */
+    int all;           /* keep container rows too */
+    ns_strmap stages;  /* stage names, in the maps' order of declaration */
+    char **stage_desc; /* description of each stage (owned) */
+    ns_top_row *srows; /* per stage: the pass rows grouped; self over every row */
+    size_t scap;       /* allocated stage_desc and srows */
+    ns_strmap maps;    /* labels of the stage maps used, in order of first use */
+    ns_top_row rest;   /* the Rest rows, summed (count, wall = self) */
+} ns_top;
+
+void ns_top_init(ns_top *t, int all);
+/* Add a report's rows without stages (every pass row's stage stays none). */
+void ns_top_add(ns_top *t, const ns_report *r);
+/* Add a report's rows and its stages: `of` is ns_stage_assign_new(m, r). */
+void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
+                       const ns_stage_of *of);
+/* Row indices sorted by wall descending, ties by name; caller frees. */
+size_t *ns_top_order_new(const ns_top *t);
+void ns_top_free(ns_top *t);
+
+#endif

@@ -1,0 +1,492 @@
+/* cmd_advise.c -- `npuscope advise`: the regime of each compile and what to
+ * change, with the numbers that say why.
+ *
+ * The advice follows the published NPU compile-time study: a compile is
+ * dominated by one stage (its "regime"), and each regime has its fixes.  The
+ * rules live in one table below (ns__rules), each with the condition it
+ * tests and the evidence it prints, so a reader can check every sentence
+ * against the data.  What npuscope cannot measure (it never guesses) it says
+ * how to measure: no warm runs -> how to get the cache factor.
+ *
+ * Input: logs (every report of a file is one compile, summed: an NPUW LLM
+ * compile is several reports) or run folders (one compile per counted run;
+ * medians over the runs of a configuration).
+ */
+#include "builtin/builtin.h"
+#include "cli/cli.h"
+#include "analyse/dataset.h"
+#include "base/jsonw.h"
+#include "parse/run_read.h"
+#include "model/stages.h"
+#include "analyse/stats.h"
+#include "base/strmap.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ====== One configuration's evidence ====== */
+
+#define NS__MAX_STAGES 32
+
+typedef struct {
+    char *name;                     /* configuration (tags) or file name */
+    const ns_stage_map *map;        /* the map its reports use */
+    int compiles;                   /* compiles (runs, or 1 for a log) */
+    int submodels;                  /* reports per compile (median) */
+    double total_s;                 /* compile time: median over compiles */
+    double share[NS__MAX_STAGES];   /* stage shares of the total (median) */
+    char *top_pass;                 /* heaviest pass by summed wall */
+    double top_pass_share;          /* its share of the total */
+    double cold_s, warm_s;          /* medians by mode (NaN when absent) */
+    double tasks, tiles;            /* NPU schedule/strategy metrics (NaN) */
+    double tokens_per_s;            /* runtime metric (NaN) */
+    const ns_kvlist *tags;          /* tags of the configuration (runs) */
+} ns__case;
+
+static int ns__stage(const ns_stage_map *m, const char *name) { return ns_stage_find(m, name); }
+
+static double ns__share(const ns__case *c, const char *stage) {
+    if (!c->map) return NAN; /* runs that kept no report */
+    int i = ns__stage(c->map, stage);
+    return i >= 0 && i < NS__MAX_STAGES ? c->share[i] : NAN;
+}
+
+static int ns__dominant(const ns__case *c) {
+    int best = -1;
+    for (int i = 0; i < ns_stage_count(c->map) && i < NS__MAX_STAGES; i++)
+        if (isfinite(c->share[i]) && (best < 0 || c->share[i] > c->share[best])) best = i;
+    return best;
+}
+
+/* ====== The rules ====== */
+
+typedef struct {
+    const char *id;                                   /* rule name in JSON */
+    double (*weight)(const ns__case *c);              /* share of the compile it addresses; NaN: does not apply */
+    void (*say)(ns_buf *b, const ns__case *c);        /* the advice with its numbers */
+} ns__rule;
+
+/* The blob cache is OpenVINO's: advise it for NPU compiles, or wherever
+ * cold and warm runs were measured -- never as a guess for other tools. */
+static double ns__w_cache(const ns__case *c) {
+    int npu = c->map && !strcmp(ns_stage_map_label(c->map), "vpux");
+    int measured = isfinite(c->cold_s) && isfinite(c->warm_s);
+    return npu || measured ? 1.0 : NAN;
+}
+static void ns__s_cache(ns_buf *b, const ns__case *c) {
+    if (isfinite(c->cold_s) && isfinite(c->warm_s) && c->warm_s > 0)
+        ns_buf_printf(b, "Serve compiles from a warm blob cache (OpenVINO CACHE_DIR, or ship the "
+                         "precompiled blob): measured cold %.2f s vs warm %.2f s, x%.1f.",
+                      c->cold_s, c->warm_s, c->cold_s / c->warm_s);
+    else
+        ns_buf_printf(b, "Serve compiles from a warm blob cache (OpenVINO CACHE_DIR, or ship the "
+                         "precompiled blob); this compile takes %.2f s cold. Measure the factor with "
+                         "`npuscope sweep --modes cold,warm ...` (the study saw x20 to x125).",
+                      c->total_s);
+}
+
+static double ns__w_tiling(const ns__case *c) {
+    double s = ns__share(c, "tiling-search");
+    return isfinite(s) && s >= 0.25 ? s : NAN;
+}
+static void ns__s_tiling(ns_buf *b, const ns__case *c) {
+    ns_buf_printf(b, "Tiling search (MultiClusterStrategyAssignment and the tiling passes) takes "
+                     "%.0f%% of %.2f s: write the strategy once (NPU_COMPILATION_MODE_PARAMS="
+                     "write-strategy-to-json=true) and reuse it across shapes, or lower the search "
+                     "effort; small and short compiles are dominated by it.",
+                  100 * ns__share(c, "tiling-search"), c->total_s);
+}
+
+static double ns__w_memory(const ns__case *c) {
+    double s = ns__share(c, "memory-scheduling");
+    return isfinite(s) && s >= 0.25 ? s : NAN;
+}
+static void ns__s_memory(ns_buf *b, const ns__case *c) {
+    ns_buf_printf(b, "Memory scheduling (FeasibleAllocation and friends) takes %.0f%% of %.2f s",
+                  100 * ns__share(c, "memory-scheduling"), c->total_s);
+    if (isfinite(c->tasks)) ns_buf_printf(b, " for %.0f scheduled tasks", c->tasks);
+    ns_buf_puts(b, ": fewer, larger tiles cut the task count it has to place (it grows about as "
+                   "tasks^0.7 in the study); bound the prompt window; ship a precompiled blob.");
+}
+
+static double ns__w_serial(const ns__case *c) {
+    double s = ns__share(c, "serialization");
+    return isfinite(s) && s >= 0.25 ? s : NAN;
+}
+static void ns__s_serial(ns_buf *b, const ns__case *c) {
+    ns_buf_printf(b, "Serialization (the ELF pipeline) takes %.0f%% of %.2f s: typical of extreme "
+                     "prompt windows; ship the precompiled blob instead of compiling on the target.",
+                  100 * ns__share(c, "serialization"), c->total_s);
+}
+
+static double ns__w_vf(const ns__case *c) {
+    double s = ns__share(c, "vertical-fusion");
+    return isfinite(s) && s >= 0.20 ? s : NAN;
+}
+static void ns__s_vf(ns_buf *b, const ns__case *c) {
+    ns_buf_printf(b, "Vertical fusion (MergeVfSubgraphs ...) takes %.0f%% of %.2f s: for conv nets "
+                     "it replaces tiling as the cost at high input resolution; compare a lower "
+                     "resolution or a build with vertical fusion limited.",
+                  100 * ns__share(c, "vertical-fusion"), c->total_s);
+}
+
+static double ns__w_pass(const ns__case *c) {
+    return c->top_pass && c->top_pass_share >= 0.30 ? c->top_pass_share * 0.9 : NAN;
+}
+static void ns__s_pass(ns_buf *b, const ns__case *c) {
+    ns_buf_printf(b, "One pass, %s, takes %.0f%% of the compile (%.2f s): look at it first "
+                     "(`npuscope top`, and `npuscope fit` against the size of its input).",
+                  c->top_pass, 100 * c->top_pass_share, c->top_pass_share * c->total_s);
+}
+
+static const ns__rule ns__rules[] = {
+    {"warm-cache", ns__w_cache, ns__s_cache},
+    {"reuse-strategy", ns__w_tiling, ns__s_tiling},
+    {"fewer-tasks", ns__w_memory, ns__s_memory},
+    {"ship-blob", ns__w_serial, ns__s_serial},
+    {"vertical-fusion", ns__w_vf, ns__s_vf},
+    {"heaviest-pass", ns__w_pass, ns__s_pass},
+};
+
+/* ====== Gathering ====== */
+
+typedef struct {
+    ns_stage_sel sel;    /* stage maps */
+    ns__case *cases;     /* one per configuration or log */
+    int ncases;          /* entries in cases */
+} ns__advice;
+
+/* Stage shares and heaviest pass of a set of reports (one compile). */
+static void ns__compile(ns__advice *ad, ns_report **reps, int n, double *share, int *nstages,
+                        const ns_stage_map **map, char **top, double *top_share, double *total) {
+    *total = 0;
+    double self[NS__MAX_STAGES] = {0};
+    *map = NULL;
+    ns_strmap names;
+    ns_strmap_init(&names);
+    double *wall = NULL;
+    for (int k = 0; k < n; k++) {
+        const ns_stage_map *m = ns_stage_sel_pick(&ad->sel, reps[k]);
+        if (!*map) *map = m;
+        long cnt;
+        ns_stage_of *of = ns_stage_assign_new(m, reps[k], &cnt);
+        ns_stage_sums s;
+        double buf[NS__MAX_STAGES + 1];
+        s.self = buf;
+        ns_stage_sum(m, reps[k], of, &s);
+        double t = ns_stage_report_total(reps[k]);
+        if (isfinite(t)) *total += t;
+        for (int i = 0; i < ns_stage_count(m) && i < NS__MAX_STAGES; i++) self[i] += buf[i];
+        for (const ns_node *nd = reps[k]->root->child; nd; nd = ns_node_next((ns_node *)nd, reps[k]->root)) {
+            if (nd->kind != NS_KIND_PASS || nd->child) continue;
+            int added;
+            size_t i = ns_strmap_intern(&names, nd->name, &added);
+            if (added) wall = ns_xrealloc(wall, sizeof *wall * (i + 1)), wall[i] = 0;
+            if (isfinite(nd->val[NS_COL_WALL].v)) wall[i] += nd->val[NS_COL_WALL].v;
+        }
+        free(of);
+    }
+    *nstages = *map ? ns_stage_count(*map) : 0;
+    for (int i = 0; i < *nstages && i < NS__MAX_STAGES; i++) share[i] = *total > 0 ? self[i] / *total : NAN;
+    *top = NULL;
+    *top_share = NAN;
+    size_t best = (size_t)-1;
+    for (size_t i = 0; i < names.count; i++)
+        if (best == (size_t)-1 || wall[i] > wall[best] ||
+            (wall[i] == wall[best] && strcmp(names.keys[i], names.keys[best]) < 0))
+            best = i;
+    if (best != (size_t)-1) {
+        *top = ns_strdup(names.keys[best]);
+        *top_share = *total > 0 ? wall[best] / *total : NAN;
+    }
+    free(wall);
+    ns_strmap_free(&names);
+}
+
+/* One case from the reports of a log file. */
+static int ns__sink(ns_report *r, void *ctx) {
+    struct { ns_report **r; int n; } *f = ctx;
+    f->r = ns_xrealloc(f->r, sizeof *f->r * (size_t)(f->n + 1));
+    f->r[f->n++] = r;
+    return 0;
+}
+
+static ns__case *ns__new_case(ns__advice *ad, const char *name) {
+    ad->cases = ns_xrealloc(ad->cases, sizeof *ad->cases * (size_t)(ad->ncases + 1));
+    ns__case *c = &ad->cases[ad->ncases++];
+    memset(c, 0, sizeof *c);
+    c->name = ns_strdup(name);
+    c->cold_s = c->warm_s = c->tasks = c->tiles = c->tokens_per_s = NAN;
+    for (int i = 0; i < NS__MAX_STAGES; i++) c->share[i] = NAN;
+    return c;
+}
+
+/* Returns -1 when the log could not be read (said), else 0. */
+static int ns__from_log(ns__advice *ad, const char *path, const ns_read_opts *ro) {
+    struct { ns_report **r; int n; } f = {NULL, 0};
+    char *in[1] = {(char *)path};
+    long found = ns_cli_scan(in, 1, ro, ns__sink, &f);
+    if (found <= 0) {
+        for (int i = 0; i < f.n; i++) ns_report_free(f.r[i]);
+        free(f.r);
+        return found < 0 ? -1 : 0;
+    }
+    ns__case *c = ns__new_case(ad, path);
+    int nst;
+    ns__compile(ad, f.r, f.n, c->share, &nst, &c->map, &c->top_pass, &c->top_pass_share, &c->total_s);
+    c->compiles = 1;
+    c->submodels = f.n;
+    c->cold_s = NAN;
+    for (int i = 0; i < f.n; i++) {
+        for (int k = 0; k < f.r[i]->nfacts; k++)
+            if (!strcmp(f.r[i]->facts[k].name, "vpuip_tasks"))
+                c->tasks = (isfinite(c->tasks) ? c->tasks : 0) + f.r[i]->facts[k].value;
+        ns_report_free(f.r[i]);
+    }
+    free(f.r);
+    return 0;
+}
+
+/* Configurations of a run folder: counted runs grouped by tags. */
+static void ns__from_runs(ns__advice *ad, ns_runset *rs) {
+    int *done = ns_xcalloc((size_t)rs->nruns + 1, sizeof *done);
+    for (int i = 0; i < rs->nruns; i++) {
+        if (done[i] || !ns_run_counted(&rs->runs[i])) continue;
+        const ns_kvlist *tags = &rs->runs[i].tags;
+        ns_buf name = {0};
+        for (int t = 0; t < tags->n; t++)
+            ns_buf_printf(&name, "%s%s=%s", t ? " " : "", tags->items[t].key, tags->items[t].value);
+        ns__case *c = ns__new_case(ad, name.len ? name.data : "(no tags)");
+        ns_buf_free(&name);
+        c->tags = tags;
+        double tot[2][256], sh[NS__MAX_STAGES][256], tasks[256], tps[256];
+        int n[2] = {0, 0}, nsh = 0, nt = 0, ntp = 0, subs = 0;
+        double tshare = 0;
+        for (int j = i; j < rs->nruns; j++) {
+            ns_run *r = &rs->runs[j];
+            if (done[j] || !ns_run_counted(r)) continue;
+            int same = r->tags.n == tags->n;
+            for (int t = 0; same && t < tags->n; t++) {
+                const char *v = ns_kv_get(&r->tags, tags->items[t].key);
+                same = v && !strcmp(v, tags->items[t].value);
+            }
+            if (!same) continue;
+            done[j] = 1;
+            int warm = r->mode && !strcmp(r->mode, "warm");
+            if (n[warm] < 256) tot[warm][n[warm]++] = r->wall_s;
+            for (int k = 0; !warm && k < r->nmetrics; k++) {
+                if (!strcmp(r->metrics[k].name, "tasks") && nt < 256) tasks[nt++] = r->metrics[k].value;
+                if (!strcmp(r->metrics[k].name, "tokens_per_s") && ntp < 256) tps[ntp++] = r->metrics[k].value;
+            }
+            if (warm || r->nreports == 0 || nsh >= 256) continue;
+            /* stage shares from the cold (or mode-less) runs: they compile */
+            double share[NS__MAX_STAGES], total, ps;
+            int nst;
+            char *top = NULL;
+            ns__compile(ad, (ns_report **)r->reports, r->nreports, share, &nst, &c->map, &top, &ps, &total);
+            for (int k = 0; k < nst && k < NS__MAX_STAGES; k++) sh[k][nsh] = share[k];
+            nsh++;
+            subs = r->nreports;
+            if (top && (!c->top_pass || ps > tshare)) {
+                free(c->top_pass);
+                c->top_pass = top;
+                tshare = ps;
+            } else {
+                free(top);
+            }
+        }
+        /* the time shown is the cold (or mode-less) median when there is one */
+        c->compiles = n[0] ? n[0] : n[1];
+        c->submodels = subs;
+        c->cold_s = n[0] ? ns_median(tot[0], (size_t)n[0]) : NAN;
+        c->warm_s = n[1] ? ns_median(tot[1], (size_t)n[1]) : NAN;
+        c->total_s = isfinite(c->cold_s) ? c->cold_s : c->warm_s;
+        if (c->map)
+            for (int k = 0; k < ns_stage_count(c->map) && k < NS__MAX_STAGES; k++)
+                c->share[k] = ns_median(sh[k], (size_t)nsh);
+        c->top_pass_share = tshare;
+        if (nt) c->tasks = ns_median(tasks, (size_t)nt);
+        if (ntp) c->tokens_per_s = ns_median(tps, (size_t)ntp);
+        /* only NPU modes mark the cache: "none" runs are not cold runs */
+        if (n[0] && !strcmp(rs->runs[i].mode ? rs->runs[i].mode : "none", "none")) c->cold_s = NAN;
+    }
+    free(done);
+}
+
+/* ====== The NPUW decode lesson ======
+ * Configurations that differ only in NPUW_FUNCALL_FOR_ALL (or NPUW_FOLD)
+ * and carry tokens/s: a trade of compile time against decode speed. */
+static void ns__npuw_tradeoff(ns_buf *b, const ns__advice *ad) {
+    static const char *const keys[] = {"NPUW_FUNCALL_FOR_ALL", "NPUW_FOLD", "funcall_for_all",
+                                       "funcall", "fold"};
+    for (int i = 0; i < ad->ncases; i++)
+        for (int j = i + 1; j < ad->ncases; j++) {
+            const ns__case *x = &ad->cases[i], *y = &ad->cases[j];
+            if (!x->tags || !y->tags || x->tags->n != y->tags->n) continue;
+            if (!isfinite(x->tokens_per_s) || !isfinite(y->tokens_per_s)) continue;
+            const char *diff_key = NULL;
+            int other = 0;
+            for (int t = 0; t < x->tags->n; t++) {
+                const char *k = x->tags->items[t].key, *yv = ns_kv_get(y->tags, k);
+                if (yv && !strcmp(yv, x->tags->items[t].value)) continue;
+                int known = 0;
+                for (size_t q = 0; q < sizeof keys / sizeof keys[0]; q++) known |= !strcmp(k, keys[q]);
+                if (known && !diff_key) diff_key = k;
+                else other = 1;
+            }
+            if (!diff_key || other) continue;
+            const ns__case *fast = x->tokens_per_s >= y->tokens_per_s ? x : y;
+            const ns__case *slow = fast == x ? y : x;
+            ns_buf_printf(b, "- decode trade-off (%s): %s=%s decodes at %.2f tokens/s vs %.2f "
+                             "(x%.2f) for a compile of %.2f s vs %.2f s (%+.2f s). Use %s=%s for the "
+                             "generate (decode) model only, e.g. via NPUW_LLM_GENERATE_CONFIG, "
+                             "and keep the other setting for prefill.\n",
+                          diff_key, diff_key, ns_kv_get(fast->tags, diff_key), fast->tokens_per_s,
+                          slow->tokens_per_s, fast->tokens_per_s / slow->tokens_per_s,
+                          fast->total_s, slow->total_s, fast->total_s - slow->total_s, diff_key,
+                          ns_kv_get(fast->tags, diff_key));
+        }
+}
+
+/* ====== Output ====== */
+
+typedef struct {
+    int rule;      /* index into ns__rules */
+    double weight; /* rank */
+} ns__hit;
+
+static int ns__hit_cmp(const void *a, const void *b) {
+    const ns__hit *x = a, *y = b;
+    if (x->weight != y->weight) return x->weight > y->weight ? -1 : 1;
+    return x->rule - y->rule;
+}
+
+static void ns__render(ns_buf *b, const ns__advice *ad, int json) {
+    if (json) ns_buf_puts(b, "{\"cases\":[");
+    for (int i = 0; i < ad->ncases; i++) {
+        const ns__case *c = &ad->cases[i];
+        int dom = c->map ? ns__dominant(c) : -1;
+        ns__hit hits[sizeof ns__rules / sizeof ns__rules[0]];
+        int nh = 0;
+        for (size_t k = 0; k < sizeof ns__rules / sizeof ns__rules[0]; k++) {
+            double w = ns__rules[k].weight(c);
+            if (isfinite(w)) hits[nh++] = (ns__hit){(int)k, w};
+        }
+        qsort(hits, (size_t)nh, sizeof *hits, ns__hit_cmp);
+        if (json) {
+            ns_buf_puts(b, i ? ",\n{\"name\":" : "\n{\"name\":");
+            ns_json_str(b, c->name);
+            ns_buf_puts(b, ",\"stage_map\":");
+            if (c->map) ns_json_str(b, ns_stage_map_label(c->map));
+            else ns_buf_puts(b, "null");
+            ns_buf_puts(b, ",\"regime\":");
+            if (dom >= 0) ns_json_str(b, ns_stage_name(c->map, dom));
+            else ns_buf_puts(b, "null");
+            ns_buf_printf(b, ",\"compiles\":%d,\"submodels\":%d,\"total_s\":", c->compiles, c->submodels);
+            ns_put_json_double(b, c->total_s, 4);
+            ns_buf_puts(b, ",\"shares\":{");
+            for (int k = 0; c->map && k < ns_stage_count(c->map) && k < NS__MAX_STAGES; k++) {
+                if (k) ns_buf_putc(b, ',');
+                ns_json_str(b, ns_stage_name(c->map, k));
+                ns_buf_putc(b, ':');
+                ns_put_json_double(b, c->share[k], 4);
+            }
+            ns_buf_puts(b, "},\"advice\":[");
+            for (int h = 0; h < nh; h++) {
+                ns_buf sentence = {0};
+                ns__rules[hits[h].rule].say(&sentence, c);
+                ns_buf_printf(b, "%s{\"rule\":\"%s\",\"weight\":", h ? "," : "", ns__rules[hits[h].rule].id);
+                ns_put_json_double(b, hits[h].weight, 4);
+                ns_buf_puts(b, ",\"text\":");
+                ns_json_str(b, sentence.data ? sentence.data : "");
+                ns_buf_putc(b, '}');
+                ns_buf_free(&sentence);
+            }
+            ns_buf_puts(b, "]}");
+            continue;
+        }
+        ns_buf_printf(b, "%s: %.2f s per compile", c->name, c->total_s);
+        if (c->submodels > 1) ns_buf_printf(b, " (%d sub-model compiles)", c->submodels);
+        if (c->compiles > 1) ns_buf_printf(b, ", median of %d", c->compiles);
+        ns_buf_putc(b, '\n');
+        if (dom >= 0)
+            ns_buf_printf(b, "  regime: %s (%.0f%% of the compile, stage map %s)\n",
+                          ns_stage_name(c->map, dom), 100 * c->share[dom], ns_stage_map_label(c->map));
+        for (int h = 0; h < nh; h++) {
+            ns_buf_printf(b, "  %d. ", h + 1);
+            ns__rules[hits[h].rule].say(b, c);
+            ns_buf_putc(b, '\n');
+        }
+        ns_buf_putc(b, '\n');
+    }
+    if (json) {
+        ns_buf_puts(b, "\n],\"tradeoffs\":");
+        ns_buf t = {0};
+        ns__npuw_tradeoff(&t, ad);
+        ns_json_str(b, t.data ? t.data : "");
+        ns_buf_free(&t);
+        ns_buf_puts(b, "}\n");
+    } else {
+        ns__npuw_tradeoff(b, ad);
+    }
+}
+
+int ns_cmd_advise(int argc, char **argv) {
+    ns_args a;
+    ns_args_init(&a, argc, argv);
+    ns_read_opts ro = {0};
+    const char *stages = NULL, *v;
+    int json = 0, rc = NS_EXIT_OK;
+    char **inputs = ns_xcalloc((size_t)argc, sizeof *inputs);
+    int ninputs = 0;
+    ns__advice ad;
+    memset(&ad, 0, sizeof ad);
+    while (a.i < argc) {
+        int m;
+        if ((m = ns_args_value(&a, "--stages", &v))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+            stages = v;
+        } else if ((m = ns_args_value(&a, "--format", &v))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+            if (!strcmp(v, "json")) json = 1;
+            else if (strcmp(v, "text")) { rc = ns_args_usage(&a, "--format: text or json, not '%s'", v); goto out; }
+        } else if ((m = ns_args_common(&a, &ro, inputs, &ninputs)) != NS_ARGS_TAKEN) {
+            rc = m == NS_ARGS_HELP ? NS_EXIT_OK : NS_EXIT_USAGE;
+            goto out;
+        }
+    }
+    if (!ninputs) { rc = ns_args_usage(&a, "give a log or a run folder"); goto out; }
+    ns_diag_quiet(ro.quiet);
+    if (ns_stage_sel_init(&ad.sel, stages) != 0) { rc = NS_EXIT_USAGE; goto out; }
+    ns_runset rs = {0};
+    for (int i = 0; i < ninputs; i++) {
+        struct stat st;
+        if (stat(inputs[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (ns_runset_read(&rs, inputs[i]) < 0) rc = NS_EXIT_USAGE;
+        } else {
+            if (ns__from_log(&ad, inputs[i], &ro) < 0) rc = NS_EXIT_USAGE;
+        }
+    }
+    if (rs.nruns) ns__from_runs(&ad, &rs);
+    if (!ad.ncases) {
+        ns_error("no compile found to advise on");
+        if (rc == NS_EXIT_OK) rc = NS_EXIT_NOTHING;
+    } else {
+        ns_buf b = {0};
+        ns__render(&b, &ad, json);
+        if (ns_buf_flush(&b, stdout) || fflush(stdout)) rc = NS_EXIT_USAGE;
+        ns_buf_free(&b);
+    }
+    for (int i = 0; i < ad.ncases; i++) {
+        free(ad.cases[i].name);
+        free(ad.cases[i].top_pass);
+    }
+    free(ad.cases);
+    ns_runset_free(&rs);
+    ns_stage_sel_free(&ad.sel);
+out:
+    free(inputs);
+    return rc;
+}

@@ -1,0 +1,443 @@
+/* cmd_diff.c -- `npuscope diff`: A against B, total, passes and metrics,
+ * with exact statistics and a gate for CI.
+ *
+ * The two sides are two folders (each a run folder or a folder of runs),
+ * or two tag selections of one folder (--a precision=int8 --b
+ * precision=int4); with two folders --a and --b still narrow each side.
+ * Only counted runs compare (ok, neither warmups nor primers).  A side
+ * whose counted runs span cache modes is refused until --mode picks one:
+ * a median of cold and warm compiles is not a number about anything.
+ *
+ * The rows and the verdict rule are diff.c's.  Here: reading, the warning
+ * that a side has too few runs to ever be significant (with the smallest
+ * p its sizes can reach), printing, and --fail-if-slower: exit 1 when the
+ * total is "slower" (significant and over --threshold) by more than PCT.
+ *
+ * Text is for people: seconds %.4f, ratios as x1.234, signed shifts, p to
+ * 4 decimals; time rows and metric rows in one table, so a compile-time
+ * cost and a runtime gain read side by side.  CSV and JSON (the contract
+ * in DESIGN.md, docs/formats.md) carry 15 significant digits.
+ */
+#include "builtin/builtin.h"
+#include "cli/cli.h"
+#include "analyse/dataset.h"
+#include "analyse/diff.h"
+#include "base/jsonw.h"
+#include "analyse/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --format: an index into ns__diff_formats */
+enum { NS__DIFF_TEXT, NS__DIFF_CSV, NS__DIFF_JSON };
+static const char *const ns__diff_formats[] = {"text", "csv", "json", NULL};
+
+/* Runs this many a side make an exact test worth its name. */
+#define NS__DIFF_ENOUGH 5
+
+typedef struct {
+    const char *dir;    /* the folder (borrowed from argv) */
+    ns_kvlist sel;      /* --a / --b tag selection */
+    const char *spec;   /* the selection as written, joined (owned by spec_buf) */
+    ns_buf spec_buf;    /* "K=V,K=V" of all --a / --b given */
+    ns_selection runs;  /* its counted runs */
+    const char *mode;   /* its one mode (borrowed), NULL when it has none */
+} ns__side;
+
+/* ====== Numbers ====== */
+
+static void ns__put_g(ns_buf *b, double v, const char *missing) {
+    if (!isfinite(v)) {
+        ns_buf_puts(b, missing);
+        return;
+    }
+    if (v == 0) v = 0;
+    ns_buf_printf(b, "%.15g", v);
+}
+
+/* A value for people: seconds %.4f; a metric with up to 4 decimals,
+ * trailing zeros dropped (%.4g when tiny or huge).  sign: always signed. */
+static void ns__put_value(ns_buf *b, double v, int time, int sign) {
+    if (!isfinite(v)) {
+        ns_buf_putc(b, '-');
+        return;
+    }
+    if (v == 0) v = 0;
+    if (time) {
+        ns_buf_printf(b, sign ? "%+.4f s" : "%.4f", v);
+        return;
+    }
+    double a = fabs(v);
+    if ((a < 0.01 && a > 0) || a >= 1e12) {
+        ns_buf_printf(b, sign ? "%+.4g" : "%.4g", v);
+        return;
+    }
+    size_t at = b->len;
+    ns_buf_printf(b, sign ? "%+.4f" : "%.4f", v);
+    while (b->len > at && b->data[b->len - 1] == '0') b->len--;
+    if (b->len > at && b->data[b->len - 1] == '.') b->len--;
+    b->data[b->len] = 0;
+}
+
+static void ns__put_p(ns_buf *b, double p) {
+    if (!isfinite(p)) ns_buf_putc(b, '-');
+    else if (p >= 1e-4) ns_buf_printf(b, "%.4f", p);
+    else ns_buf_printf(b, "%.1e", p);
+}
+
+/* ====== Text ====== */
+
+typedef struct {
+    char **cells; /* row-major (owned) */
+    int ncells;   /* entries in cells */
+    int ncols;    /* cells per row */
+    const char *align; /* per column: 'l' or 'r' */
+} ns__grid;
+
+/* Add the text of c as the next cell (control characters blanked: names
+ * come from logs) and empty c. */
+static void ns__cell(ns__grid *g, ns_buf *c) {
+    ns_buf_puts(c, "");
+    for (char *s = c->data; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = ' ';
+    g->cells = ns_xrealloc(g->cells, sizeof *g->cells * (size_t)(g->ncells + 1));
+    g->cells[g->ncells++] = ns_strdup(c->data);
+    c->len = 0;
+    c->data[0] = 0;
+}
+
+static size_t ns__width(const char *s) {
+    size_t w = 0;
+    for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+static void ns__grid_render(ns_buf *b, ns__grid *g) {
+    size_t *w = ns_xcalloc((size_t)g->ncols, sizeof *w);
+    for (int i = 0; i < g->ncells; i++) {
+        size_t x = ns__width(g->cells[i]);
+        if (x > w[i % g->ncols]) w[i % g->ncols] = x;
+    }
+    for (int i = 0; i < g->ncells; i++) {
+        int c = i % g->ncols, last = c == g->ncols - 1;
+        size_t pad = w[c] - ns__width(g->cells[i]);
+        if (c) ns_buf_puts(b, "  ");
+        if (g->align[c] == 'r') ns_buf_pad(b, ' ', pad);
+        ns_buf_puts(b, g->cells[i]);
+        if (g->align[c] != 'r' && !last) ns_buf_pad(b, ' ', pad);
+        if (last) ns_buf_putc(b, '\n');
+        free(g->cells[i]);
+    }
+    free(g->cells);
+    free(w);
+    g->cells = NULL;
+    g->ncells = 0;
+}
+
+/* "A  DIR  K=V  mode cold  5 runs (1 not counted: 1 failed)" */
+static void ns__render_side(ns_buf *b, const char *label, const ns__side *s) {
+    ns_buf_printf(b, "%s  %s", label, s->dir);
+    if (s->sel.n) ns_buf_printf(b, "  %s", s->spec);
+    if (s->mode && strcmp(s->mode, "none") != 0) ns_buf_printf(b, "  mode %s", s->mode);
+    const ns_selection *r = &s->runs;
+    ns_buf_printf(b, "  %d run%s", r->n, r->n == 1 ? "" : "s");
+    int left = r->matched - r->n;
+    if (left) {
+        ns_buf_printf(b, " (%d not counted:", left);
+        const char *sep = " ";
+        if (r->failed) ns_buf_printf(b, "%s%d failed", sep, r->failed), sep = ", ";
+        if (r->warmups)
+            ns_buf_printf(b, "%s%d warmup%s", sep, r->warmups, r->warmups == 1 ? "" : "s"),
+                sep = ", ";
+        if (r->primers)
+            ns_buf_printf(b, "%s%d primer%s", sep, r->primers, r->primers == 1 ? "" : "s");
+        ns_buf_putc(b, ')');
+    }
+    ns_buf_putc(b, '\n');
+}
+
+static void ns__render_text(ns_buf *b, const ns__side *sa, const ns__side *sb, const ns_diff *d,
+                            const ns_diff_opts *o) {
+    ns__render_side(b, "A", sa);
+    ns__render_side(b, "B", sb);
+    ns_buf_printf(b, "exact two-sided Mann-Whitney U: a verdict needs p < %g and a shift\n"
+                     "of more than %g%% of A's median\n\n",
+                  o->alpha, o->threshold);
+    ns__grid g = {NULL, 0, 9, "lrrrrrrrl"};
+    ns_buf c = {0};
+    static const char *const head[] = {"name",  "A n",   "B n", "A median", "B median",
+                                       "ratio", "shift", "p",   "verdict"};
+    for (int i = 0; i < 9; i++) {
+        ns_buf_puts(&c, head[i]);
+        ns__cell(&g, &c);
+    }
+    for (int i = 0; i < d->nrows; i++) {
+        const ns_diff_row *r = &d->rows[i];
+        int time = r->kind != NS_DIFF_METRIC;
+        ns_buf_puts(&c, r->name);
+        ns__cell(&g, &c);
+        ns_buf_printf(&c, "%zu", r->a_n);
+        ns__cell(&g, &c);
+        ns_buf_printf(&c, "%zu", r->b_n);
+        ns__cell(&g, &c);
+        ns__put_value(&c, r->a_median, time, 0);
+        ns__cell(&g, &c);
+        ns__put_value(&c, r->b_median, time, 0);
+        ns__cell(&g, &c);
+        if (isfinite(r->ratio)) ns_buf_printf(&c, "×%.3f", r->ratio);
+        else ns_buf_putc(&c, '-');
+        ns__cell(&g, &c);
+        ns__put_value(&c, r->shift, time, 1);
+        ns__cell(&g, &c);
+        ns__put_p(&c, r->p);
+        ns__cell(&g, &c);
+        ns_diff_verdict_text(&c, r);
+        ns__cell(&g, &c);
+    }
+    ns__grid_render(b, &g);
+    if (d->skipped)
+        ns_buf_printf(b, "(%d pass%s under 0.1 ms on both sides not shown; --all shows them)\n",
+                      d->skipped, d->skipped == 1 ? "" : "es");
+    ns_buf_free(&c);
+}
+
+/* ====== CSV and JSON ====== */
+
+static const char *ns__kind_name(ns_diff_kind k) {
+    return k == NS_DIFF_TOTAL ? "total" : k == NS_DIFF_PASS ? "pass" : "metric";
+}
+
+static void ns__render_csv(ns_buf *b, const ns_diff *d) {
+    ns_buf_puts(b, "name,kind,a_n,b_n,a_median,b_median,ratio,shift,p,verdict,better\n");
+    for (int i = 0; i < d->nrows; i++) {
+        const ns_diff_row *r = &d->rows[i];
+        ns_csv_field(b, r->name);
+        ns_buf_printf(b, ",%s,%zu,%zu,", ns__kind_name(r->kind), r->a_n, r->b_n);
+        ns__put_g(b, r->a_median, "");
+        ns_buf_putc(b, ',');
+        ns__put_g(b, r->b_median, "");
+        ns_buf_putc(b, ',');
+        ns__put_g(b, r->ratio, "");
+        ns_buf_putc(b, ',');
+        ns__put_g(b, r->shift, "");
+        ns_buf_putc(b, ',');
+        ns__put_g(b, r->p, "");
+        ns_buf_printf(b, ",%s,%s\n", r->verdict, r->higher_better ? "higher" : "lower");
+    }
+}
+
+static void ns__json_side(ns_buf *b, const ns__side *s) {
+    ns_buf_puts(b, "{\"input\":");
+    ns_json_str(b, s->dir);
+    ns_buf_puts(b, ",\"select\":{");
+    for (int i = 0; i < s->sel.n; i++) {
+        if (i) ns_buf_putc(b, ',');
+        ns_json_str(b, s->sel.items[i].key);
+        ns_buf_putc(b, ':');
+        ns_json_str(b, s->sel.items[i].value);
+    }
+    ns_buf_puts(b, "},\"mode\":");
+    if (s->mode) ns_json_str(b, s->mode);
+    else ns_buf_puts(b, "null");
+    ns_buf_printf(b, ",\"runs\":%d,\"failed\":%d,\"warmups\":%d,\"primers\":%d}", s->runs.n,
+                  s->runs.failed, s->runs.warmups, s->runs.primers);
+}
+
+static void ns__render_json(ns_buf *b, const ns__side *sa, const ns__side *sb, const ns_diff *d,
+                            const ns_diff_opts *o, double min_p) {
+    ns_buf_puts(b, "{\"format\":\"npuscope-diff\",\"version\":1,\"alpha\":");
+    ns__put_g(b, o->alpha, "null");
+    ns_buf_puts(b, ",\"threshold_pct\":");
+    ns__put_g(b, o->threshold, "null");
+    ns_buf_puts(b, ",\"min_p\":");
+    ns__put_g(b, min_p, "null");
+    ns_buf_puts(b, ",\"a\":");
+    ns__json_side(b, sa);
+    ns_buf_puts(b, ",\"b\":");
+    ns__json_side(b, sb);
+    ns_buf_printf(b, ",\"skipped\":%d,\"rows\":[", d->skipped);
+    for (int i = 0; i < d->nrows; i++) {
+        const ns_diff_row *r = &d->rows[i];
+        ns_buf_puts(b, i ? ",\n{\"name\":" : "\n{\"name\":");
+        ns_json_str(b, r->name);
+        ns_buf_printf(b, ",\"kind\":\"%s\",\"a_n\":%zu,\"b_n\":%zu,\"a_median\":",
+                      ns__kind_name(r->kind), r->a_n, r->b_n);
+        ns__put_g(b, r->a_median, "null");
+        ns_buf_puts(b, ",\"b_median\":");
+        ns__put_g(b, r->b_median, "null");
+        ns_buf_puts(b, ",\"ratio\":");
+        ns__put_g(b, r->ratio, "null");
+        ns_buf_puts(b, ",\"shift\":");
+        ns__put_g(b, r->shift, "null");
+        ns_buf_puts(b, ",\"p\":");
+        ns__put_g(b, r->p, "null");
+        ns_buf_printf(b, ",\"verdict\":\"%s\",\"better\":\"%s\"}", r->verdict,
+                      r->higher_better ? "higher" : "lower");
+    }
+    ns_buf_puts(b, "\n]}\n");
+}
+
+/* ====== The command ====== */
+
+/* Add a --a / --b selection to a side; -1 when malformed. */
+static int ns__side_select(ns__side *s, const char *spec) {
+    if (ns_select_parse(&s->sel, spec) < 0) return -1;
+    if (s->spec_buf.len) ns_buf_putc(&s->spec_buf, ',');
+    ns_buf_puts(&s->spec_buf, spec);
+    s->spec = s->spec_buf.data;
+    return 0;
+}
+
+/* The counted runs of one side; 0, or an exit code (message printed). */
+static int ns__side_runs(ns_args *a, const ns_runset *set, ns__side *s, const char *label,
+                         const char *mode) {
+    ns_select_runs(set, &s->sel, mode, &s->runs);
+    if (s->runs.matched == 0) {
+        if (s->sel.n || mode)
+            ns_error("%s: no run in %s matches%s%s%s%s", label, s->dir, s->sel.n ? " " : "",
+                     s->sel.n ? s->spec : "", mode ? " mode " : "", mode ? mode : "");
+        else ns_error("%s: no runs found in %s", label, s->dir);
+        return NS_EXIT_NOTHING;
+    }
+    if (s->runs.n == 0) {
+        ns_error("%s: none of the %d run%s in %s counts (failed, warmups or primers)", label,
+                 s->runs.matched, s->runs.matched == 1 ? "" : "s", s->dir);
+        return NS_EXIT_NOTHING;
+    }
+    const char *modes[2];
+    int nm = ns_selection_modes(&s->runs, modes, 2);
+    if (nm > 1)
+        return ns_args_usage(a, "%s holds %s and %s runs%s: choose one with --mode", label,
+                             modes[0], modes[1], nm > 2 ? " (and more)" : "");
+    s->mode = modes[0];
+    return 0;
+}
+
+int ns_cmd_diff(int argc, char **argv) {
+    ns_args a;
+    ns_args_init(&a, argc, argv);
+    int fmt = NS__DIFF_TEXT;
+    ns_diff_opts o = {0.05, 2.0, 0};
+    ns__side sa = {0}, sb = {0};
+    ns_runset set_a = {0}, set_b = {0};
+    ns_diff d = {0};
+    char **inputs = ns_xcalloc((size_t)argc + 1, sizeof *inputs);
+    const char *mode = NULL, *v;
+    int ninputs = 0, rc = NS_EXIT_OK, quiet = 0, gate = 0;
+    double gate_pct = 0;
+    ns_buf b = {0};
+    while (a.i < argc) {
+        int m;
+        if ((m = ns_args_value(&a, "--alpha", &v))) {
+            if (m < 0 || ns_args_double(&a, "--alpha", v, 0, &o.alpha)) {
+                rc = NS_EXIT_USAGE;
+                goto out;
+            }
+            if (!(o.alpha > 0 && o.alpha < 1)) {
+                rc = ns_args_usage(&a, "--alpha: a probability between 0 and 1, not '%s'", v);
+                goto out;
+            }
+        } else if ((m = ns_args_value(&a, "--threshold", &v))) {
+            if (m < 0 || ns_args_double(&a, "--threshold", v, 0, &o.threshold)) {
+                rc = NS_EXIT_USAGE;
+                goto out;
+            }
+        } else if ((m = ns_args_value(&a, "--fail-if-slower", &v))) {
+            if (m < 0 || ns_args_double(&a, "--fail-if-slower", v, 0, &gate_pct)) {
+                rc = NS_EXIT_USAGE;
+                goto out;
+            }
+            gate = 1;
+        } else if ((m = ns_args_value(&a, "--a", &v))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+            if (ns__side_select(&sa, v) < 0) {
+                rc = ns_args_usage(&a, "--a: K=V[,K=V...], not '%s'", v);
+                goto out;
+            }
+        } else if ((m = ns_args_value(&a, "--b", &v))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+            if (ns__side_select(&sb, v) < 0) {
+                rc = ns_args_usage(&a, "--b: K=V[,K=V...], not '%s'", v);
+                goto out;
+            }
+        } else if ((m = ns_args_value(&a, "--mode", &v))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+            mode = v;
+        } else if (ns_args_flag(&a, "--all")) {
+            o.all = 1;
+        } else if ((m = ns_args_format(&a, ns__diff_formats, &fmt))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+        } else if ((m = ns_args_rest(&a, &quiet, inputs, &ninputs)) != NS_ARGS_TAKEN) {
+            rc = m == NS_ARGS_HELP ? NS_EXIT_OK : NS_EXIT_USAGE;
+            goto out;
+        } else if (ninputs > 2) { /* said at once, before any later option */
+            rc = ns_args_usage(&a, "at most two folders, A and B (got '%s' as a third)",
+                               inputs[2]);
+            goto out;
+        }
+    }
+    if (ninputs == 0) {
+        rc = ns_args_usage(&a, "no folder given: diff A B, or diff --a K=V --b K=V DIR");
+        goto out;
+    }
+    if (ninputs == 1 && (!sa.sel.n || !sb.sel.n)) {
+        rc = ns_args_usage(&a, "one folder needs both --a and --b selections (or give two "
+                               "folders, A and B)");
+        goto out;
+    }
+    ns_diag_quiet(quiet);
+    sa.dir = inputs[0];
+    sb.dir = inputs[ninputs - 1];
+    if (ns_runset_read(&set_a, sa.dir) < 0) rc = NS_EXIT_USAGE;
+    if (ninputs == 2 && ns_runset_read(&set_b, sb.dir) < 0) rc = NS_EXIT_USAGE;
+    if (rc) goto out;
+    if ((rc = ns__side_runs(&a, &set_a, &sa, "A", mode)) ||
+        (rc = ns__side_runs(&a, ninputs == 2 ? &set_b : &set_a, &sb, "B", mode)))
+        goto out;
+    size_t na = (size_t)sa.runs.n, nb = (size_t)sb.runs.n;
+    double min_p = ns_mann_whitney_min_p(na, nb);
+    if (na < NS__DIFF_ENOUGH || nb < NS__DIFF_ENOUGH) {
+        if (!(min_p < o.alpha))
+            ns_warn_at(NULL, 0, "A has %zu counted run%s and B %zu: the smallest p an exact "
+                                "test can reach is %.2g, so no difference can be significant "
+                                "at alpha %g (%d runs a side reach %.2g)",
+                       na, na == 1 ? "" : "s", nb, min_p, o.alpha, NS__DIFF_ENOUGH,
+                       ns_mann_whitney_min_p(NS__DIFF_ENOUGH, NS__DIFF_ENOUGH));
+        else
+            ns_warn_at(NULL, 0, "A has %zu counted run%s and B %zu: the smallest p an exact "
+                                "test can reach is %.2g; with fewer than %d runs a side only "
+                                "large, clean differences show",
+                       na, na == 1 ? "" : "s", nb, min_p, NS__DIFF_ENOUGH);
+    }
+    ns_diff_runs(sa.runs.runs, sa.runs.n, sb.runs.runs, sb.runs.n, &o, &d);
+    if (fmt == NS__DIFF_TEXT) ns__render_text(&b, &sa, &sb, &d, &o);
+    else if (fmt == NS__DIFF_CSV) ns__render_csv(&b, &d);
+    else ns__render_json(&b, &sa, &sb, &d, &o, min_p);
+    if (ns_buf_flush(&b, stdout) || fflush(stdout)) {
+        ns_error("error writing the output");
+        rc = NS_EXIT_USAGE;
+        goto out;
+    }
+    const ns_diff_row *t = &d.rows[0];
+    if (gate && strcmp(t->verdict, "slower") == 0 && t->ratio > 1 + gate_pct / 100) {
+        ns_error("total is slower: B median %.4f s against A %.4f s (x%.3f, p = %.4g), more "
+                 "than the %g%% --fail-if-slower allows",
+                 t->b_median, t->a_median, t->ratio, t->p, gate_pct);
+        rc = NS_EXIT_NOTHING;
+    }
+    ns_diag_summary();
+out:
+    ns_diff_free(&d);
+    ns_selection_free(&sa.runs);
+    ns_selection_free(&sb.runs);
+    ns_kv_free(&sa.sel);
+    ns_kv_free(&sb.sel);
+    ns_buf_free(&sa.spec_buf);
+    ns_buf_free(&sb.spec_buf);
+    ns_runset_free(&set_a);
+    ns_runset_free(&set_b);
+    ns_buf_free(&b);
+    free(inputs);
+    return rc;
+}

@@ -1,0 +1,716 @@
+/* cmd_fit.c -- `npuscope fit`: how a compile grows with an axis of a sweep,
+ * as a power law per group, with what a single exponent would hide.
+ *
+ * The inputs are run folders (a sweep) or CSV tables (a study's published
+ * figures, `table --format csv` output); not both at once.
+ *
+ *   - Run folders: the counted runs (ok, neither warmups nor primers) that
+ *     match --where and --mode.  x is a tag read as a number (--x window)
+ *     or a metric; y is a field of dataset.h (wall, pass:NAME, ...).  One
+ *     point per group and x: the median y of the runs there, with their
+ *     count, min and max.  Runs of different cache modes are never mixed
+ *     in a point: without --mode each mode is fitted on its own.  Runs at
+ *     one point that differ in another tag are mixed by the median, and a
+ *     warning names the tag.
+ *   - CSV: --x, --y and --by name columns; each record is a point.
+ *   - A run or record that lacks x, y or the --by value is left out and
+ *     counted in one warning per cause; a point with x <= 0 or y <= 0 is
+ *     kept in the output but left out of the fit (warning).
+ *
+ * Groups print in the order of their --by value (numbers as numbers),
+ * then cold, warm, none.  Text is for people (seconds %.4f, exponents
+ * %.4f); CSV (one line per point, the fit repeated on each) and JSON (the
+ * contract in DESIGN.md, docs/formats.md) carry every number with 15
+ * significant digits.
+ */
+#include "builtin/builtin.h"
+#include "cli/cli.h"
+#include "analyse/dataset.h"
+#include "analyse/fit.h"
+#include "base/jsonw.h"
+#include "base/strmap.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* --format: an index into ns__fit_formats */
+enum { NS__FIT_TEXT, NS__FIT_CSV, NS__FIT_JSON };
+static const char *const ns__fit_formats[] = {"text", "csv", "json", NULL};
+
+/* ====== Groups ====== */
+
+typedef struct {
+    const char *group; /* --by value (borrowed), NULL without --by */
+    const char *mode;  /* cache mode of its runs (borrowed), NULL for CSV */
+    double x;          /* x of the run or record */
+    double y;          /* y of it */
+    const ns_run *run; /* the run (NULL for CSV) */
+    long line;         /* CSV: line of the record */
+} ns__obs;
+
+typedef struct {
+    const char *group; /* --by value (borrowed), NULL without --by */
+    const char *mode;  /* cache mode (borrowed), NULL for CSV */
+    ns_fit fit;        /* its points and fit */
+} ns__group;
+
+typedef struct {
+    const char *xname;  /* --x as given */
+    const char *yname;  /* --y as given */
+    const char *byname; /* --by, or NULL */
+    int csv;            /* inputs are CSV tables */
+    int y_time;         /* y is seconds (text headers say " s") */
+    ns__obs *obs;       /* observations, then sorted into groups */
+    int nobs;           /* entries in obs */
+    ns__group *groups;  /* fits, in output order */
+    int ngroups;        /* entries in groups */
+    int total;          /* runs read / records read */
+    int counted;        /* counted runs that matched (run folders) */
+    int nmodes;         /* distinct modes among the counted runs */
+} ns__fitset;
+
+static int ns__cmp_obs(const void *pa, const void *pb) {
+    const ns__obs *a = pa, *b = pb;
+    int c = ns_text_cmp(a->group, b->group);
+    if (c) return c;
+    c = ns_mode_rank(a->mode) - ns_mode_rank(b->mode);
+    if (c) return c;
+    if (a->mode && b->mode && (c = strcmp(a->mode, b->mode))) return c;
+    if (a->x != b->x) return a->x < b->x ? -1 : 1;
+    if (a->y != b->y) return a->y < b->y ? -1 : 1;
+    if (a->run != b->run) return a->run < b->run ? -1 : 1; /* reading order */
+    return a->line < b->line ? -1 : a->line > b->line;
+}
+
+static int ns__same_group(const ns__obs *a, const ns__obs *b) {
+    return ns_text_cmp(a->group, b->group) == 0 && ns_text_cmp(a->mode, b->mode) == 0;
+}
+
+static void ns__add_obs(ns__fitset *s, const ns__obs *o) {
+    s->obs = ns_xrealloc(s->obs, sizeof *s->obs * (size_t)(s->nobs + 1));
+    s->obs[s->nobs++] = *o;
+}
+
+/* Runs at one point that differ in a tag other than x and --by: the
+ * median mixes them.  Each such tag is named once. */
+static void ns__check_mixed(const ns__fitset *s, const ns__obs *o, int n, ns_strmap *warned) {
+    for (int i = 1; i < n; i++) {
+        const ns_run *a = o[0].run, *b = o[i].run;
+        for (int pass = 0; pass < 2; pass++) {
+            const ns_run *p = pass ? b : a, *q = pass ? a : b;
+            for (int k = 0; k < p->tags.n; k++) {
+                const char *key = p->tags.items[k].key;
+                if (strcmp(key, s->xname) == 0 || (s->byname && strcmp(key, s->byname) == 0))
+                    continue;
+                const char *v = ns_kv_get(&q->tags, key);
+                if (v && strcmp(v, p->tags.items[k].value) == 0) continue;
+                if (ns_strmap_find(warned, key) != (size_t)-1) continue;
+                int added;
+                ns_strmap_intern(warned, key, &added);
+                ns_warn_at(NULL, 0, "runs at the same %s differ in the tag '%s': each point's "
+                                    "median mixes them (choose with --where, or split with --by)",
+                           s->xname, key);
+            }
+        }
+    }
+}
+
+/* Sort the observations and make one fit per group: for run folders one
+ * point per x (the median of its runs), for CSV one point per record. */
+static void ns__build(ns__fitset *s) {
+    if (s->nobs > 1) qsort(s->obs, (size_t)s->nobs, sizeof *s->obs, ns__cmp_obs);
+    ns_strmap warned;
+    ns_strmap_init(&warned);
+    double *ys = ns_xcalloc((size_t)s->nobs + 1, sizeof *ys);
+    for (int i = 0; i < s->nobs;) {
+        int j = i;
+        while (j < s->nobs && ns__same_group(&s->obs[i], &s->obs[j])) j++;
+        s->groups = ns_xrealloc(s->groups, sizeof *s->groups * (size_t)(s->ngroups + 1));
+        ns__group *g = &s->groups[s->ngroups++];
+        memset(g, 0, sizeof *g);
+        g->group = s->obs[i].group;
+        g->mode = s->obs[i].mode;
+        for (int k = i; k < j;) {
+            int e = k + 1;
+            if (!s->csv)
+                while (e < j && s->obs[e].x == s->obs[k].x) e++;
+            for (int t = k; t < e; t++) ys[t - k] = s->obs[t].y;
+            ns_fit_add(&g->fit, s->obs[k].x, ys, (size_t)(e - k));
+            if (!s->csv) ns__check_mixed(s, &s->obs[k], e - k, &warned);
+            k = e;
+        }
+        i = j;
+    }
+    free(ys);
+    ns_strmap_free(&warned);
+}
+
+/* "model=m1, mode cold" (or "all runs"), for people. */
+static void ns__group_label(ns_buf *b, const ns__fitset *s, const ns__group *g) {
+    size_t at = b->len;
+    if (s->byname) ns_buf_printf(b, "%s=%s", s->byname, g->group ? g->group : "");
+    if (g->mode && (s->nmodes > 1 || strcmp(g->mode, "none") != 0))
+        ns_buf_printf(b, "%smode %s", b->len > at ? ", " : "", g->mode);
+    if (b->len == at) ns_buf_puts(b, s->csv ? "all rows" : "all runs");
+    /* values from the runs: no control characters on a terminal */
+    for (size_t i = at; i < b->len; i++)
+        if ((unsigned char)b->data[i] < 0x20 || b->data[i] == 0x7f) b->data[i] = ' ';
+}
+
+/* ====== Reading ====== */
+
+/* Run folders: observations of the counted runs. */
+static void ns__from_runs(ns__fitset *s, const ns_runset *set, const ns_kvlist *where,
+                          const char *mode, const ns_field *fx, const ns_field *fy) {
+    ns_selection sel;
+    ns_select_runs(set, where, mode, &sel);
+    s->total = set->nruns;
+    s->counted = sel.n;
+    const char *modes[1];
+    s->nmodes = ns_selection_modes(&sel, modes, 1);
+    int no_by = 0, no_x = 0, no_y = 0;
+    for (int i = 0; i < sel.n; i++) {
+        const ns_run *r = sel.runs[i];
+        ns__obs o = {NULL, r->mode, NAN, NAN, r, 0};
+        if (s->byname && !(o.group = ns_kv_get(&r->tags, s->byname))) {
+            no_by++;
+            continue;
+        }
+        if (isnan(o.x = ns_run_value(r, fx))) {
+            no_x++;
+            continue;
+        }
+        if (isnan(o.y = ns_run_value(r, fy))) {
+            no_y++;
+            continue;
+        }
+        ns__add_obs(s, &o);
+    }
+    if (no_by)
+        ns_warn_at(NULL, 0, "%d run%s without the tag '%s' left out", no_by,
+                   no_by == 1 ? "" : "s", s->byname);
+    if (no_x)
+        ns_warn_at(NULL, 0, "%d run%s without a number for %s%s left out", no_x,
+                   no_x == 1 ? "" : "s", fx->kind == NS_FIELD_TAG ? "the tag " : "", s->xname);
+    if (no_y)
+        ns_warn_at(NULL, 0, "%d run%s without a value of %s left out", no_y,
+                   no_y == 1 ? "" : "s", s->yname);
+    ns_selection_free(&sel);
+}
+
+/* Text from a file, fit for a message: control characters become '?',
+ * and more than 40 characters end in "...".  Always allocated. */
+static void ns__printable(ns_buf *b, const char *s) {
+    ns_buf_puts(b, "");
+    size_t n = 0;
+    for (; *s && n < 40; s++, n += ((unsigned char)*s & 0xC0) != 0x80)
+        ns_buf_putc(b, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+    if (*s) ns_buf_puts(b, "...");
+}
+
+/* A CSV table: one observation per record.  Returns -1 when a named
+ * column is missing (error printed). */
+static int ns__from_csv(ns__fitset *s, const ns_csv *t) {
+    int cx = ns_csv_col(t, s->xname), cy = ns_csv_col(t, s->yname);
+    int cb = s->byname ? ns_csv_col(t, s->byname) : -1;
+    const char *missing = cx < 0 ? s->xname : cy < 0 ? s->yname : s->byname && cb < 0 ? s->byname
+                                                                                       : NULL;
+    if (missing) {
+        ns_buf cols = {0};
+        for (int c = 0; c < t->ncols && c < 20; c++) {
+            if (c) ns_buf_puts(&cols, ", ");
+            ns__printable(&cols, t->head[c]);
+        }
+        if (t->ncols > 20) ns_buf_printf(&cols, " and %d more", t->ncols - 20);
+        ns_error("%s: no column '%s' (the columns are: %s)", t->file, missing, cols.data);
+        ns_buf_free(&cols);
+        return -1;
+    }
+    s->total += t->nrows;
+    for (int r = 0; r < t->nrows; r++) {
+        ns__obs o = {NULL, NULL, NAN, NAN, NULL, t->lines[r]};
+        const char *vx = ns_csv_cell(t, r, cx), *vy = ns_csv_cell(t, r, cy);
+        if (s->byname) {
+            o.group = ns_csv_cell(t, r, cb);
+            if (!o.group) o.group = "";
+        }
+        const char *bad = !vx || !ns_text_number(vx, &o.x) ? s->xname
+                          : !vy || !ns_text_number(vy, &o.y) ? s->yname
+                                                             : NULL;
+        if (bad) {
+            const char *v = bad == s->xname ? vx : vy;
+            ns_buf shown = {0};
+            if (v && *v) {
+                ns_buf_putc(&shown, '\'');
+                ns__printable(&shown, v);
+                ns_buf_putc(&shown, '\'');
+            } else {
+                ns_buf_puts(&shown, "an empty field");
+            }
+            ns_warn_at(t->file, t->lines[r], "column '%s': %s is not a number; record left out",
+                       bad, shown.data);
+            ns_buf_free(&shown);
+            continue;
+        }
+        ns__add_obs(s, &o);
+    }
+    return 0;
+}
+
+/* ====== Numbers ====== */
+
+/* For CSV and JSON: 15 significant digits, no "-0"; `missing` when not
+ * finite. */
+static void ns__put_g(ns_buf *b, double v, const char *missing) {
+    if (!isfinite(v)) {
+        ns_buf_puts(b, missing);
+        return;
+    }
+    if (v == 0) v = 0;
+    ns_buf_printf(b, "%.15g", v);
+}
+
+/* A value of y for people: %.4f (seconds, and most other things: one
+ * width for a column); %.4g when tiny or huge. */
+static void ns__put_y(ns_buf *b, double v) {
+    if (!isfinite(v)) {
+        ns_buf_putc(b, '-');
+        return;
+    }
+    if (v == 0) v = 0;
+    double a = fabs(v);
+    if ((a < 0.001 && a > 0) || a >= 1e12) ns_buf_printf(b, "%.4g", v);
+    else ns_buf_printf(b, "%.4f", v);
+}
+
+static void ns__put_x(ns_buf *b, double v) {
+    if (v == 0) v = 0;
+    ns_buf_printf(b, "%.10g", v);
+}
+
+/* ====== Text ====== */
+
+/* A grid of cells, every one right-aligned (they are numbers, and the
+ * header above them); widths by the widest cell. */
+typedef struct {
+    char **cells; /* row-major (owned) */
+    int ncells;   /* entries in cells */
+    int ncols;    /* cells per row */
+} ns__grid;
+
+static void ns__cell(ns__grid *g, ns_buf *c) {
+    ns_buf_puts(c, "");
+    g->cells = ns_xrealloc(g->cells, sizeof *g->cells * (size_t)(g->ncells + 1));
+    g->cells[g->ncells++] = ns_strdup(c->data);
+    c->len = 0;
+    c->data[0] = 0;
+}
+
+static size_t ns__width(const char *s) {
+    size_t w = 0;
+    for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+static void ns__grid_render(ns_buf *b, ns__grid *g, const char *indent) {
+    size_t *w = ns_xcalloc((size_t)g->ncols, sizeof *w);
+    for (int i = 0; i < g->ncells; i++) {
+        size_t x = ns__width(g->cells[i]);
+        if (x > w[i % g->ncols]) w[i % g->ncols] = x;
+    }
+    for (int i = 0; i < g->ncells; i++) {
+        int c = i % g->ncols;
+        if (c == 0) ns_buf_puts(b, indent);
+        else ns_buf_puts(b, "  ");
+        ns_buf_pad(b, ' ', w[c] - ns__width(g->cells[i]));
+        ns_buf_puts(b, g->cells[i]);
+        if (c == g->ncols - 1) {
+            while (b->len && b->data[b->len - 1] == ' ') b->len--;
+            ns_buf_putc(b, '\n');
+        }
+        free(g->cells[i]);
+    }
+    free(g->cells);
+    free(w);
+    memset(g, 0, sizeof *g);
+}
+
+static void ns__render_group_text(ns_buf *b, const ns__fitset *s, const ns__group *g) {
+    const ns_fit *f = &g->fit;
+    ns_buf c = {0};
+    ns__group_label(b, s, g);
+    if (f->ok) {
+        ns_buf_printf(b, ": %s = %.6g * %s^%.4f\n", s->yname, f->prefactor, s->xname, f->exponent);
+        ns_buf_printf(b, "  exponent %.4f, 95%% CI ", f->exponent);
+        if (isfinite(f->ci95_lo)) ns_buf_printf(b, "%.4f .. %.4f", f->ci95_lo, f->ci95_hi);
+        else ns_buf_puts(b, "- (needs 3 points)");
+        ns_buf_printf(b, ", R² %.4f, %d point%s\n", f->r2, f->used, f->used == 1 ? "" : "s");
+    } else {
+        ns_buf_printf(b, ": no fit (%d point%s with x > 0 and y > 0 at distinct x; 2 needed)\n",
+                      f->used, f->used == 1 ? "" : "s");
+    }
+    int spread = 0;
+    for (int i = 0; i < f->npts; i++) spread |= f->pts[i].n > 1;
+    ns__grid grid = {0};
+    grid.ncols = 5 + (spread ? 3 : 0);
+    const char *unit = s->y_time ? " s" : "";
+    ns_buf_puts(&c, s->xname);
+    ns__cell(&grid, &c);
+    ns_buf_printf(&c, "%s%s", s->yname, unit);
+    ns__cell(&grid, &c);
+    if (spread) {
+        ns_buf_puts(&c, "runs");
+        ns__cell(&grid, &c);
+        ns_buf_printf(&c, "min%s", unit);
+        ns__cell(&grid, &c);
+        ns_buf_printf(&c, "max%s", unit);
+        ns__cell(&grid, &c);
+    }
+    ns_buf_puts(&c, "fitted");
+    ns__cell(&grid, &c);
+    ns_buf_puts(&c, "residual");
+    ns__cell(&grid, &c);
+    ns_buf_puts(&c, "local slope");
+    ns__cell(&grid, &c);
+    int k = 0;
+    for (int i = 0; i < f->npts; i++) {
+        const ns_fit_point *p = &f->pts[i];
+        ns__put_x(&c, p->x);
+        ns__cell(&grid, &c);
+        ns__put_y(&c, p->y);
+        ns__cell(&grid, &c);
+        if (spread) {
+            ns_buf_printf(&c, "%d", p->n);
+            ns__cell(&grid, &c);
+            ns__put_y(&c, p->min);
+            ns__cell(&grid, &c);
+            ns__put_y(&c, p->max);
+            ns__cell(&grid, &c);
+        }
+        ns__put_y(&c, p->fitted);
+        ns__cell(&grid, &c);
+        if (isfinite(p->residual)) /* a residual that rounds to zero is +0.0000 */
+            ns_buf_printf(&c, "%+.4f", fabs(p->residual) < 5e-5 ? 0.0 : p->residual);
+        else ns_buf_puts(&c, p->used ? "-" : "left out");
+        ns__cell(&grid, &c);
+        int first_at_x = i == 0 || f->pts[i - 1].x != p->x;
+        if (first_at_x && k < f->nslopes && f->slopes[k].x1 == p->x) {
+            ns_buf_printf(&c, "%.4f%s", f->slopes[k].slope, f->slopes[k].cliff ? " cliff" : "");
+            k++;
+        }
+        ns__cell(&grid, &c);
+    }
+    ns__grid_render(b, &grid, "  ");
+    for (int i = 0; i < f->nslopes; i++) {
+        const ns_fit_slope *sl = &f->slopes[i];
+        if (!sl->cliff) continue;
+        ns_buf_puts(b, "  cliff: from ");
+        ns__put_x(b, sl->x0);
+        ns_buf_puts(b, " to ");
+        ns__put_x(b, sl->x1);
+        ns_buf_printf(b, " the local slope is %.4f, more than %.1f above the exponent %.4f: "
+                         "a single exponent hides this\n",
+                      sl->slope, NS_FIT_CLIFF, f->exponent);
+    }
+    ns_buf_free(&c);
+}
+
+static void ns__render_text(ns_buf *b, const ns__fitset *s, char **inputs, int ninputs) {
+    ns_buf_printf(b, "power law %s = prefactor * %s^exponent, least squares in log-log space\n",
+                  s->yname, s->xname);
+    if (s->csv) {
+        ns_buf_printf(b, "%d record%s of ", s->total, s->total == 1 ? "" : "s");
+        for (int i = 0; i < ninputs; i++) ns_buf_printf(b, "%s%s", i ? ", " : "", inputs[i]);
+    } else {
+        ns_buf_printf(b, "%d run%s, %d counted (ok, neither warmups nor primers)", s->total,
+                      s->total == 1 ? "" : "s", s->counted);
+    }
+    ns_buf_printf(b, "; %d fit%s\n", s->ngroups, s->ngroups == 1 ? "" : "s");
+    if (s->nmodes > 1) ns_buf_puts(b, "each cache mode is fitted on its own (--mode picks one)\n");
+    for (int i = 0; i < s->ngroups; i++) {
+        ns_buf_putc(b, '\n');
+        ns__render_group_text(b, s, &s->groups[i]);
+    }
+}
+
+/* ====== CSV and JSON ====== */
+
+static void ns__json_str_or_null(ns_buf *b, const char *s) {
+    if (s) ns_json_str(b, s);
+    else ns_buf_puts(b, "null");
+}
+
+static void ns__render_json(ns_buf *b, const ns__fitset *s) {
+    ns_buf_puts(b, "{\"format\":\"npuscope-fit\",\"version\":1,\"x\":");
+    ns_json_str(b, s->xname);
+    ns_buf_puts(b, ",\"y\":");
+    ns_json_str(b, s->yname);
+    ns_buf_puts(b, ",\"by\":");
+    ns__json_str_or_null(b, s->byname);
+    ns_buf_printf(b, ",\"source\":\"%s\",\"%s\":%d", s->csv ? "csv" : "runs",
+                  s->csv ? "records" : "runs", s->total);
+    if (!s->csv) ns_buf_printf(b, ",\"counted\":%d", s->counted);
+    ns_buf_puts(b, ",\"fits\":[");
+    for (int i = 0; i < s->ngroups; i++) {
+        const ns__group *g = &s->groups[i];
+        const ns_fit *f = &g->fit;
+        ns_buf_puts(b, i ? ",\n{\"group\":" : "\n{\"group\":");
+        ns__json_str_or_null(b, g->group);
+        ns_buf_puts(b, ",\"mode\":");
+        ns__json_str_or_null(b, g->mode);
+        ns_buf_puts(b, ",\"x\":");
+        ns_json_str(b, s->xname);
+        ns_buf_puts(b, ",\"y\":");
+        ns_json_str(b, s->yname);
+        ns_buf_printf(b, ",\"n\":%d,\"left_out\":%d,\"exponent\":", f->used, f->npts - f->used);
+        ns__put_g(b, f->exponent, "null");
+        ns_buf_puts(b, ",\"prefactor\":");
+        ns__put_g(b, f->prefactor, "null");
+        ns_buf_puts(b, ",\"r2\":");
+        ns__put_g(b, f->r2, "null");
+        ns_buf_puts(b, ",\"ci95\":[");
+        ns__put_g(b, f->ci95_lo, "null");
+        ns_buf_putc(b, ',');
+        ns__put_g(b, f->ci95_hi, "null");
+        ns_buf_printf(b, "],\"cliff\":%s,\"points\":[", f->cliffs ? "true" : "false");
+        for (int k = 0; k < f->npts; k++) {
+            const ns_fit_point *p = &f->pts[k];
+            ns_buf_puts(b, k ? ",{\"x\":" : "{\"x\":");
+            ns__put_g(b, p->x, "null");
+            ns_buf_puts(b, ",\"y\":");
+            ns__put_g(b, p->y, "null");
+            ns_buf_printf(b, ",\"n\":%d,\"min\":", p->n);
+            ns__put_g(b, p->min, "null");
+            ns_buf_puts(b, ",\"max\":");
+            ns__put_g(b, p->max, "null");
+            ns_buf_printf(b, ",\"outliers\":%d,\"in_fit\":%s,\"fitted\":", p->outliers,
+                          p->used ? "true" : "false");
+            ns__put_g(b, p->fitted, "null");
+            ns_buf_puts(b, ",\"residual\":");
+            ns__put_g(b, p->residual, "null");
+            ns_buf_putc(b, '}');
+        }
+        ns_buf_puts(b, "],\"local_slopes\":[");
+        for (int k = 0; k < f->nslopes; k++) {
+            const ns_fit_slope *sl = &f->slopes[k];
+            ns_buf_puts(b, k ? ",{\"x0\":" : "{\"x0\":");
+            ns__put_g(b, sl->x0, "null");
+            ns_buf_puts(b, ",\"x1\":");
+            ns__put_g(b, sl->x1, "null");
+            ns_buf_puts(b, ",\"slope\":");
+            ns__put_g(b, sl->slope, "null");
+            ns_buf_printf(b, ",\"cliff\":%s}", sl->cliff ? "true" : "false");
+        }
+        ns_buf_puts(b, "]}");
+    }
+    ns_buf_puts(b, "\n]}\n");
+}
+
+/* One line per point; the fit of its group repeated on each line, so the
+ * file plots and filters without joins.  local_slope is the slope from
+ * the previous x to this one. */
+static void ns__render_csv(ns_buf *b, const ns__fitset *s) {
+    ns_buf_puts(b, "group,mode,x,y,n,min,max,outliers,in_fit,fitted,residual,local_slope,cliff,"
+                   "exponent,prefactor,r2,ci95_lo,ci95_hi\n");
+    for (int i = 0; i < s->ngroups; i++) {
+        const ns__group *g = &s->groups[i];
+        const ns_fit *f = &g->fit;
+        int k = 0;
+        for (int j = 0; j < f->npts; j++) {
+            const ns_fit_point *p = &f->pts[j];
+            if (g->group) ns_csv_field(b, g->group);
+            ns_buf_putc(b, ',');
+            if (g->mode) ns_csv_field(b, g->mode);
+            ns_buf_putc(b, ',');
+            ns__put_g(b, p->x, "");
+            ns_buf_putc(b, ',');
+            ns__put_g(b, p->y, "");
+            ns_buf_printf(b, ",%d,", p->n);
+            ns__put_g(b, p->min, "");
+            ns_buf_putc(b, ',');
+            ns__put_g(b, p->max, "");
+            ns_buf_printf(b, ",%d,%d,", p->outliers, p->used);
+            ns__put_g(b, p->fitted, "");
+            ns_buf_putc(b, ',');
+            ns__put_g(b, p->residual, "");
+            ns_buf_putc(b, ',');
+            int first_at_x = j == 0 || f->pts[j - 1].x != p->x;
+            if (first_at_x && k < f->nslopes && f->slopes[k].x1 == p->x) {
+                ns__put_g(b, f->slopes[k].slope, "");
+                ns_buf_printf(b, ",%d,", f->slopes[k].cliff);
+                k++;
+            } else {
+                ns_buf_puts(b, ",,");
+            }
+            ns__put_g(b, f->exponent, "");
+            ns_buf_putc(b, ',');
+            ns__put_g(b, f->prefactor, "");
+            ns_buf_putc(b, ',');
+            ns__put_g(b, f->r2, "");
+            ns_buf_putc(b, ',');
+            ns__put_g(b, f->ci95_lo, "");
+            ns_buf_putc(b, ',');
+            ns__put_g(b, f->ci95_hi, "");
+            ns_buf_putc(b, '\n');
+        }
+    }
+}
+
+/* ====== The command ====== */
+
+int ns_cmd_fit(int argc, char **argv) {
+    ns_args a;
+    ns_args_init(&a, argc, argv);
+    int fmt = NS__FIT_TEXT;
+    ns__fitset s = {0};
+    ns_runset set = {0};
+    ns_kvlist where = {0};
+    ns_csv *tables = NULL;
+    int ntables = 0;
+    const char *mode = NULL;
+    char **inputs = ns_xcalloc((size_t)argc, sizeof *inputs);
+    int ninputs = 0, rc = NS_EXIT_OK, quiet = 0, ndirs = 0;
+    const char *v;
+    ns_buf b = {0};
+    while (a.i < argc) {
+        int m;
+        if ((m = ns_args_value(&a, "--x", &v))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+            s.xname = v;
+        } else if ((m = ns_args_value(&a, "--y", &v))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+            s.yname = v;
+        } else if ((m = ns_args_value(&a, "--by", &v))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+            if (!*v) {
+                rc = ns_args_usage(&a, "--by: a tag name (a column name for CSV input)");
+                goto out;
+            }
+            s.byname = v;
+        } else if ((m = ns_args_value(&a, "--where", &v))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+            if (ns_select_parse(&where, v) < 0) {
+                rc = ns_args_usage(&a, "--where: K=V[,K=V...], not '%s'", v);
+                goto out;
+            }
+        } else if ((m = ns_args_value(&a, "--mode", &v))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+            mode = v;
+        } else if ((m = ns_args_format(&a, ns__fit_formats, &fmt))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+        } else if ((m = ns_args_rest(&a, &quiet, inputs, &ninputs)) != NS_ARGS_TAKEN) {
+            rc = m == NS_ARGS_HELP ? NS_EXIT_OK : NS_EXIT_USAGE;
+            goto out;
+        }
+    }
+    if (!s.xname || !s.yname) {
+        rc = ns_args_usage(&a, "%s is required", !s.xname ? "--x AXIS|metric:NAME" : "--y FIELD");
+        goto out;
+    }
+    if (ninputs == 0) {
+        rc = ns_args_usage(&a, "no INPUT given (run folders, or CSV files)");
+        goto out;
+    }
+    ns_diag_quiet(quiet);
+    /* run folders or CSV files, not both */
+    for (int i = 0; i < ninputs; i++) {
+        struct stat st;
+        if (stat(inputs[i], &st) != 0) {
+            ns_error("%s: %s", inputs[i], strerror(errno));
+            rc = NS_EXIT_USAGE;
+            goto out;
+        }
+        ndirs += S_ISDIR(st.st_mode) != 0;
+    }
+    if (ndirs && ndirs != ninputs) {
+        rc = ns_args_usage(&a, "the INPUTs are run folders or CSV files, not both");
+        goto out;
+    }
+    s.csv = ndirs == 0;
+    if (s.csv) {
+        if (where.n || mode) {
+            rc = ns_args_usage(&a, "%s selects runs: it needs run folders, not CSV files",
+                               where.n ? "--where" : "--mode");
+            goto out;
+        }
+        tables = ns_xcalloc((size_t)ninputs, sizeof *tables);
+        for (; ntables < ninputs; ntables++)
+            if (ns_csv_read(inputs[ntables], &tables[ntables]) < 0) {
+                rc = NS_EXIT_USAGE;
+                goto out;
+            }
+        for (int i = 0; i < ntables; i++)
+            if (ns__from_csv(&s, &tables[i]) < 0) {
+                rc = NS_EXIT_USAGE;
+                goto out;
+            }
+    } else {
+        ns_field fx, fy;
+        const char *why;
+        if (ns_field_parse(s.xname, 1, &fx, &why) < 0) {
+            rc = ns_args_usage(&a, "--x '%s': %s", s.xname, why);
+            goto out;
+        }
+        if (ns_field_parse(s.yname, 0, &fy, &why) < 0) {
+            rc = ns_args_usage(&a, "--y '%s': %s", s.yname, why);
+            goto out;
+        }
+        s.y_time = ns_field_is_time(&fy);
+        for (int i = 0; i < ninputs; i++)
+            if (ns_runset_read(&set, inputs[i]) < 0) rc = NS_EXIT_USAGE;
+        if (rc) goto out;
+        if (set.nruns == 0) {
+            ns_error("no runs found in %s%s", inputs[0],
+                     ninputs > 1 ? " and the other INPUTs" : "");
+            rc = NS_EXIT_NOTHING;
+            goto out;
+        }
+        ns__from_runs(&s, &set, &where, mode, &fx, &fy);
+    }
+    ns__build(&s);
+    int fitted = 0;
+    for (int i = 0; i < s.ngroups; i++) {
+        ns__group *g = &s.groups[i];
+        if (ns_fit_power(&g->fit) == 0) fitted++;
+        int out_of_fit = g->fit.npts - g->fit.used;
+        if (out_of_fit) {
+            ns_buf label = {0};
+            ns__group_label(&label, &s, g);
+            ns_warn_at(NULL, 0, "%s: %d point%s with x <= 0 or y <= 0 left out of the fit "
+                                "(a power law has no logarithm there)",
+                       label.data, out_of_fit, out_of_fit == 1 ? "" : "s");
+            ns_buf_free(&label);
+        }
+    }
+    if (s.ngroups == 0) {
+        ns_error("nothing to fit: no %s has both %s and %s", s.csv ? "record" : "counted run",
+                 s.xname, s.yname);
+        rc = NS_EXIT_NOTHING;
+        goto out;
+    }
+    if (fmt == NS__FIT_TEXT) ns__render_text(&b, &s, inputs, ninputs);
+    else if (fmt == NS__FIT_CSV) ns__render_csv(&b, &s);
+    else ns__render_json(&b, &s);
+    if (ns_buf_flush(&b, stdout) || fflush(stdout)) {
+        ns_error("error writing the output");
+        rc = NS_EXIT_USAGE;
+    } else if (!fitted) {
+        ns_error("no group has 2 points with x > 0 and y > 0 at distinct x: no fit");
+        rc = NS_EXIT_NOTHING;
+    }
+    ns_diag_summary();
+out:
+    for (int i = 0; i < s.ngroups; i++) ns_fit_free(&s.groups[i].fit);
+    free(s.groups);
+    free(s.obs);
+    for (int i = 0; i < ntables; i++) ns_csv_free(&tables[i]);
+    free(tables);
+    ns_runset_free(&set);
+    ns_kv_free(&where);
+    free(inputs);
+    ns_buf_free(&b);
+    return rc;
+}

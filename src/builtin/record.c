@@ -1,0 +1,472 @@
+/* cmd_record.c -- `npuscope record` and `npuscope sweep`: run the user's
+ * compile, many times and over many configurations, into run folders.
+ *
+ * Both commands share their options (the record options are sweep's too)
+ * and their loop: build a plan (sweep_plan.c), skip ids that already exist,
+ * hand each run to the runner, print progress, stop cleanly on SIGINT.
+ * record is a sweep with no axes whose repeat numbers continue after the
+ * runs already in the folder; a sweep's ids are fixed by the plan, which is
+ * what makes it resumable and shardable.
+ *
+ * Exit status: 0 every run recorded and ok; 1 some run failed (non-zero
+ * exit, signal, timeout, command not found) -- the failures are recorded
+ * too; 2 usage or I/O error; 130 interrupted.
+ */
+#include "capture/capture.h"
+#include "npu/npu.h"
+#include "builtin/builtin.h"
+#include "cli/cli.h"
+#include "capture/rundir.h"
+#include "capture/runner.h"
+#include "capture/sweep_plan.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NS__EXIT_INTERRUPTED 130
+
+typedef struct {
+    const char *out_dir;   /* -o */
+    long repeats;          /* -n */
+    long warmups;          /* --warmup */
+    const char *modes[3];  /* --mode / --modes */
+    int nmodes;            /* entries in modes */
+    const char *preset;    /* --preset */
+    ns_kvlist env;         /* --env (templates in a sweep) */
+    ns_kvlist tags;        /* --tag */
+    double timeout_s;      /* --timeout */
+    double grace_s;        /* --grace */
+    int show_output;       /* --show-output */
+    int quiet;             /* -q */
+    ns_axes axes;          /* sweep: -L / -P */
+    ns_order order;        /* sweep: --order */
+    int shard_k, shard_n;  /* sweep: --shard K/N */
+    int dry_run;           /* sweep: --dry-run */
+    char **cmd;            /* the command template, NULL-terminated */
+    ns_metric_set metrics; /* built-in and --metric rules */
+    char **collect;        /* --collect FILE (argv pointers) */
+    int ncollect;          /* entries in collect */
+    const char *npuw;      /* --npuw[=LAYOUT] */
+} ns__rec_opts;
+
+/* ====== Options ====== */
+
+static int ns__mode_ok(const char *m) {
+    return !strcmp(m, "cold") || !strcmp(m, "warm") || !strcmp(m, "none");
+}
+
+/* Parse record's (and, when sweep, sweep's) options; returns -1 after a
+ * usage message, 1 after --help, 0 otherwise. */
+static int ns__parse(ns__rec_opts *o, int argc, char **argv, int sweep) {
+    ns_args a;
+    ns_args_init(&a, argc, argv);
+    const char *v;
+    int m;
+    while (a.i < argc) {
+        const char *arg = argv[a.i];
+        if (!strcmp(arg, "--")) {
+            a.i++;
+            break;
+        }
+        if (ns_args_flag(&a, "--help") || ns_args_flag(&a, "-h")) {
+            ns_help(a.cmd);
+            return 1;
+        } else if ((m = ns_args_value(&a, "-o", &v))) {
+            if (m < 0) return -1;
+            o->out_dir = v;
+        } else if ((m = ns_args_value(&a, "-n", &v))) {
+            if (m < 0 || ns_args_int(&a, "-n", v, 1, 100000, &o->repeats)) return -1;
+        } else if ((m = ns_args_value(&a, "--warmup", &v))) {
+            if (m < 0 || ns_args_int(&a, "--warmup", v, 0, 1000, &o->warmups)) return -1;
+        } else if ((m = ns_args_value(&a, "--mode", &v)) ||
+                   (sweep && (m = ns_args_value(&a, "--modes", &v)))) {
+            if (m < 0) return -1;
+            o->nmodes = 0;
+            char *copy = ns_strdup(v), *save = NULL;
+            for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+                if (!ns__mode_ok(t) || o->nmodes == 3) {
+                    free(copy);
+                    ns_args_usage(&a, "--mode: cold, warm or none, not '%s'", v);
+                    return -1;
+                }
+                for (int i = 0; i < o->nmodes; i++)
+                    if (!strcmp(o->modes[i], t)) t = NULL;
+                if (t) o->modes[o->nmodes++] = !strcmp(t, "cold") ? "cold" : !strcmp(t, "warm") ? "warm" : "none";
+            }
+            free(copy);
+            if (!o->nmodes) {
+                ns_args_usage(&a, "--mode needs a value");
+                return -1;
+            }
+            if (!sweep && o->nmodes > 1) {
+                ns_args_usage(&a, "--mode takes one mode (sweep takes --modes cold,warm)");
+                return -1;
+            }
+        } else if ((m = ns_args_value(&a, "--preset", &v))) {
+            if (m < 0) return -1;
+            if (strcmp(v, "npu") && strcmp(v, "mlir") && strcmp(v, "none")) {
+                ns_args_usage(&a, "--preset: npu, mlir or none, not '%s'", v);
+                return -1;
+            }
+            o->preset = v;
+        } else if ((m = ns_args_value(&a, "--env", &v))) {
+            if (m < 0) return -1;
+            if (ns_kv_parse(&o->env, v)) {
+                ns_args_usage(&a, "--env '%s': expected K=V", v);
+                return -1;
+            }
+        } else if ((m = ns_args_value(&a, "--tag", &v))) {
+            if (m < 0) return -1;
+            if (ns_kv_parse(&o->tags, v)) {
+                ns_args_usage(&a, "--tag '%s': expected K=V", v);
+                return -1;
+            }
+        } else if ((m = ns_args_value(&a, "--metric", &v))) {
+            if (m < 0 || ns_metrics_add(&o->metrics, v)) return -1;
+        } else if ((m = ns_args_value(&a, "--timeout", &v))) {
+            if (m < 0 || ns_args_double(&a, "--timeout", v, 0, &o->timeout_s)) return -1;
+        } else if ((m = ns_args_value(&a, "--grace", &v))) {
+            if (m < 0 || ns_args_double(&a, "--grace", v, 0, &o->grace_s)) return -1;
+        } else if (!strcmp(arg, "--npuw") || !strncmp(arg, "--npuw=", 7)) {
+            o->npuw = arg[6] ? arg + 7 : NS_NPUW_DEFAULT_LAYOUT;
+            char tmp[64];
+            if (ns_npuw_label(o->npuw, 1 << 30, tmp, sizeof tmp) == -2) {
+                ns_args_usage(&a, "--npuw: a layout is STAGE:COUNT[,STAGE:COUNT...]");
+                return -1;
+            }
+            a.i++;
+        } else if ((m = ns_args_value(&a, "--collect", &v))) {
+            if (m < 0) return -1;
+            o->collect = ns_xrealloc(o->collect, sizeof *o->collect * (size_t)(o->ncollect + 1));
+            o->collect[o->ncollect++] = (char *)v;
+        } else if (ns_args_flag(&a, "--show-output")) {
+            o->show_output = 1;
+        } else if (ns_args_flag(&a, "-q") || ns_args_flag(&a, "--quiet")) {
+            o->quiet = 1;
+        } else if (sweep && (m = ns_args_value(&a, "-L", &v))) {
+            if (m < 0 || ns_axes_add_list(&o->axes, v)) return -1;
+        } else if (sweep && (m = ns_args_value(&a, "-P", &v))) {
+            if (m < 0 || ns_axes_add_range(&o->axes, v)) return -1;
+        } else if (sweep && (m = ns_args_value(&a, "--order", &v))) {
+            if (m < 0) return -1;
+            if (!strcmp(v, "interleave")) o->order = NS_ORDER_INTERLEAVE;
+            else if (!strcmp(v, "grouped")) o->order = NS_ORDER_GROUPED;
+            else {
+                ns_args_usage(&a, "--order: interleave or grouped, not '%s'", v);
+                return -1;
+            }
+        } else if (sweep && (m = ns_args_value(&a, "--shard", &v))) {
+            if (m < 0 || ns_shard_parse(v, &o->shard_k, &o->shard_n)) return -1;
+        } else if (sweep && ns_args_flag(&a, "--dry-run")) {
+            o->dry_run = 1;
+        } else if (arg[0] == '-' && arg[1]) {
+            ns_args_usage(&a, "unknown option '%s' (the command goes after '--')", arg);
+            return -1;
+        } else {
+            break; /* the command starts here */
+        }
+    }
+    if (a.i >= argc) {
+        ns_args_usage(&a, "no command to run (give it after '--')");
+        return -1;
+    }
+    o->cmd = argv + a.i;
+    return 0;
+}
+
+/* ====== Progress ====== */
+
+static double ns__mono(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void ns__fmt_dur(char *buf, size_t n, double s) {
+    if (!isfinite(s) || s < 0) snprintf(buf, n, "?");
+    else if (s < 60) snprintf(buf, n, "%.1fs", s);
+    else if (s < 3600) snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
+    else snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
+}
+
+static const char *ns__verdict(const ns_run *r) {
+    static char buf[64];
+    if (r->error) return "did not start";
+    if (r->timed_out) return "timed out";
+    if (r->interrupted) return "interrupted";
+    if (r->signal) {
+        snprintf(buf, sizeof buf, "killed by signal %d", r->signal);
+        return buf;
+    }
+    if (r->exit_code) {
+        snprintf(buf, sizeof buf, "exit %d", r->exit_code);
+        return buf;
+    }
+    return "ok";
+}
+
+/* ====== The loop ====== */
+
+/* Median wall time of finished runs of each configuration, for the ETA. */
+typedef struct {
+    double *wall;  /* finished wall times, per config */
+    int *n;        /* how many per config */
+    int cap;       /* per config capacity (repeats + warmups + 1) */
+} ns__eta;
+
+static double ns__median_of(double *v, int n) {
+    if (n == 0) return NAN;
+    double *c = ns_xmalloc(sizeof *c * (size_t)n);
+    memcpy(c, v, sizeof *c * (size_t)n);
+    for (int i = 1; i < n; i++) /* tiny arrays: insertion sort */
+        for (int j = i; j > 0 && c[j - 1] > c[j]; j--) {
+            double t = c[j];
+            c[j] = c[j - 1];
+            c[j - 1] = t;
+        }
+    double m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+    free(c);
+    return m;
+}
+
+static int ns__run_plan(ns__rec_opts *o, int sweep) {
+    int rc = NS_EXIT_OK;
+    size_t nconf = ns_axes_configs(&o->axes);
+    int *idx = ns_xcalloc((size_t)(o->axes.naxes + 1), sizeof *idx);
+    ns_plan plan = {0};
+    /* warm mode needs a run that fills the cache and is not counted: the
+     * first warmup is that "primer" (the runner marks it when the cache was
+     * empty), so warm sweeps get at least one warmup */
+    long warmups = o->warmups;
+    for (int i = 0; i < o->nmodes; i++)
+        if (!strcmp(o->modes[i], "warm") && warmups < 1) warmups = 1;
+    if (ns_plan_build(&plan, &o->axes, o->nmodes, (int)o->repeats, (int)warmups, o->order,
+                      o->shard_k, o->shard_n)) {
+        free(idx);
+        return NS_EXIT_USAGE;
+    }
+    int ncmd = 0;
+    while (o->cmd[ncmd]) ncmd++;
+    if (warmups > o->warmups) { /* the extra warmup is for warm mode only */
+        size_t keep = 0;
+        for (size_t k = 0; k < plan.n; k++) {
+            const ns_plan_item *it = &plan.items[k];
+            if (it->warmup && it->repeat > o->warmups && strcmp(o->modes[it->mode], "warm"))
+                continue;
+            plan.items[keep++] = *it;
+        }
+        plan.n = keep;
+    }
+    /* what else names a configuration, for the ids' hash: the tags, and the
+     * command and --env templates (a changed command is a new configuration,
+     * not a finished one) */
+    int nextra = 0;
+    char **extra = ns_xcalloc((size_t)(o->tags.n + ncmd + o->env.n) + 1, sizeof *extra);
+    for (int i = 0; i < o->tags.n; i++) {
+        size_t n = strlen(o->tags.items[i].key) + strlen(o->tags.items[i].value) + 2;
+        extra[nextra] = ns_xmalloc(n);
+        snprintf(extra[nextra++], n, "%s=%s", o->tags.items[i].key, o->tags.items[i].value);
+    }
+    for (int i = 0; i < ncmd; i++) {
+        size_t n = strlen(o->cmd[i]) + 6;
+        extra[nextra] = ns_xmalloc(n);
+        snprintf(extra[nextra++], n, "argv=%s", o->cmd[i]);
+    }
+    for (int i = 0; i < o->env.n; i++) {
+        size_t n = strlen(o->env.items[i].key) + strlen(o->env.items[i].value) + 6;
+        extra[nextra] = ns_xmalloc(n);
+        snprintf(extra[nextra++], n, "env:%s=%s", o->env.items[i].key, o->env.items[i].value);
+    }
+
+    if (!o->dry_run && ns_mkdirs(o->out_dir) != 0) {
+        rc = NS_EXIT_USAGE;
+        goto done;
+    }
+    ns_runner rn = {o->out_dir, o->preset,     o->timeout_s, o->grace_s,
+                    o->show_output, o->metrics, o->collect, o->ncollect, o->npuw};
+    int tty = isatty(2) && !o->quiet;
+    double t_start = ns__mono();
+    ns__eta eta = {ns_xcalloc(nconf * (size_t)(o->repeats + o->warmups + 1), sizeof(double)),
+                   ns_xcalloc(nconf, sizeof(int)), (int)(o->repeats + o->warmups + 1)};
+    long done = 0, skipped = 0, failed = 0;
+    if (!o->dry_run) ns_capture_install_signals();
+
+    for (size_t k = 0; k < plan.n; k++) {
+        const ns_plan_item *it = &plan.items[k];
+        ns_axes_config(&o->axes, it->config, idx);
+        const char *mode = o->modes[it->mode];
+        int repeat = it->repeat;
+        char *id = ns_run_id_new(&o->axes, idx, (const char *const *)extra, nextra, mode,
+                                 repeat, it->warmup);
+        if (!sweep) { /* record: continue after the runs already there */
+            while (ns_run_exists(o->out_dir, id)) {
+                free(id);
+                id = ns_run_id_new(&o->axes, idx, (const char *const *)extra, nextra, mode,
+                                   ++repeat, it->warmup);
+            }
+        }
+        /* substitute placeholders into argv and --env values */
+        char **argv = ns_xcalloc((size_t)ncmd + 1, sizeof *argv);
+        ns_kvlist env = {0}, params = {0}, tags = {0};
+        int bad = 0;
+        /* record has no axes and substitutes nothing: its command is run
+         * exactly as given */
+        for (int i = 0; i < ncmd && !bad; i++)
+            if (!(argv[i] = sweep ? ns_axes_subst_new(&o->axes, idx, o->cmd[i])
+                                  : ns_strdup(o->cmd[i])))
+                bad = 1;
+        for (int i = 0; i < o->env.n && !bad; i++) {
+            char *val = sweep ? ns_axes_subst_new(&o->axes, idx, o->env.items[i].value)
+                              : ns_strdup(o->env.items[i].value);
+            if (!val) bad = 1;
+            else ns_kv_set(&env, o->env.items[i].key, val);
+            free(val);
+        }
+        for (int i = 0; i < o->axes.naxes; i++) {
+            ns_kv_set(&params, o->axes.axes[i].name, o->axes.axes[i].values[idx[i]]);
+            ns_kv_set(&tags, o->axes.axes[i].name, o->axes.axes[i].values[idx[i]]);
+        }
+        for (int i = 0; i < o->tags.n; i++)
+            ns_kv_set(&tags, o->tags.items[i].key, o->tags.items[i].value);
+
+        if (bad) {
+            rc = NS_EXIT_USAGE;
+        } else if (o->dry_run) {
+            ns_buf b = {0};
+            ns_buf_printf(&b, "%s%s\t", id, ns_run_exists(o->out_dir, id) ? " (done)" : "");
+            if (!strcmp(o->preset, "npu"))
+                ns_buf_puts(&b, "OV_NPU_LOG_LEVEL=LOG_INFO IE_NPU_LOG_FILTER=vpux-compiler ");
+            ns_buf_printf(&b, "NPUSCOPE_MODE=%s ", mode);
+            for (int i = 0; i < params.n; i++)
+                ns_buf_printf(&b, "NPUSCOPE_PARAM_%s=%s ", params.items[i].key, params.items[i].value);
+            for (int i = 0; i < env.n; i++)
+                ns_buf_printf(&b, "%s=%s ", env.items[i].key, env.items[i].value);
+            for (int i = 0; argv[i]; i++) {
+                ns_buf_puts(&b, i ? " " : "");
+                /* show arguments unambiguously, never for a shell to run */
+                if (strpbrk(argv[i], " \t\n'\"\\$`;&|<>()*?[]{}") || !*argv[i]) {
+                    ns_buf_putc(&b, '\'');
+                    for (const char *c = argv[i]; *c; c++) {
+                        if (*c == '\'') ns_buf_puts(&b, "'\\''");
+                        else ns_buf_putc(&b, *c);
+                    }
+                    ns_buf_putc(&b, '\'');
+                } else {
+                    ns_buf_puts(&b, argv[i]);
+                }
+            }
+            ns_buf_putc(&b, '\n');
+            ns_buf_flush(&b, stdout);
+            ns_buf_free(&b);
+        } else {
+            char *cache_key = ns_run_id_new(&o->axes, idx, (const char *const *)extra,
+                                            nextra, "warm", 0, 0);
+            ns_run_spec spec = {id, argv, &env, o->axes.naxes ? &params : NULL, &tags, mode,
+                                cache_key, repeat, it->warmup};
+            ns_run run;
+            if (tty && !o->show_output && !ns_run_exists(o->out_dir, id)) {
+                /* the current run, overwritten by its result line */
+                fprintf(stderr, "npuscope: %zu/%zu %s: running...", k + 1, plan.n, id);
+                fflush(stderr);
+            }
+            ns_run_outcome out = ns_runner_run(&rn, &spec, &run);
+            if (tty && !o->show_output) fputs("\r\033[K", stderr);
+            free(cache_key);
+            if (out == NS_RUN_EXISTS) {
+                skipped++;
+            } else if (out == NS_RUN_FAILED) {
+                rc = NS_EXIT_USAGE;
+            } else {
+                if (out == NS_RUN_DONE) done++;
+                if (!ns_run_ok(&run) && !run.interrupted) failed++;
+                if (ns_run_ok(&run) && it->config < nconf) {
+                    int *cn = &eta.n[it->config];
+                    if (*cn < eta.cap) eta.wall[it->config * (size_t)eta.cap + (size_t)(*cn)++] = run.wall_s;
+                }
+                if (run.error) ns_error("%s: %s", id, run.error);
+                if (tty || out == NS_RUN_INTERRUPTED) {
+                    /* ETA: remaining runs times the median of their configs */
+                    double left = 0;
+                    for (size_t j = k + 1; j < plan.n; j++) {
+                        size_t c = plan.items[j].config;
+                        double med = ns__median_of(&eta.wall[c * (size_t)eta.cap], eta.n[c]);
+                        if (!isfinite(med)) med = run.wall_s;
+                        left += med;
+                    }
+                    char el[32], et[32];
+                    ns__fmt_dur(el, sizeof el, ns__mono() - t_start);
+                    ns__fmt_dur(et, sizeof et, left);
+                    char bar[21];
+                    size_t fill = (k + 1) * 20 / plan.n;
+                    for (size_t b = 0; b < 20; b++) bar[b] = b < fill ? '#' : '.';
+                    bar[20] = 0;
+                    fprintf(stderr, "npuscope: [%s] %zu/%zu %s: %.3f s, %s%s (elapsed %s, ETA %s)\n",
+                            bar, k + 1, plan.n, id, run.wall_s, ns__verdict(&run),
+                            run.primer ? ", cache primer" : run.warmup ? ", warmup" : "",
+                            el, et);
+                }
+                ns_run_free(&run);
+            }
+        }
+        free(id);
+        for (int i = 0; i < ncmd; i++) free(argv[i]);
+        free(argv);
+        ns_kv_free(&env);
+        ns_kv_free(&params);
+        ns_kv_free(&tags);
+        if (rc == NS_EXIT_USAGE) break;
+        if (ns_capture_stop_requested()) {
+            fprintf(stderr, "npuscope: interrupted; finished runs are kept in %s, the "
+                            "interrupted one as .interrupted-*; run the same command again "
+                            "to resume\n",
+                    o->out_dir);
+            rc = NS__EXIT_INTERRUPTED;
+            break;
+        }
+    }
+    if (!o->dry_run && rc != NS_EXIT_USAGE && !o->quiet)
+        fprintf(stderr, "npuscope: %ld run%s recorded in %s (%ld failed), %ld already there\n",
+                done, done == 1 ? "" : "s", o->out_dir, failed, skipped);
+    if (rc == NS_EXIT_OK && failed) rc = NS_EXIT_NOTHING;
+    free(eta.wall);
+    free(eta.n);
+done:
+    for (int i = 0; i < nextra; i++) free(extra[i]);
+    free(extra);
+    ns_plan_free(&plan);
+    free(idx);
+    return rc;
+}
+
+static int ns__record_main(int argc, char **argv, int sweep) {
+    ns__rec_opts o;
+    memset(&o, 0, sizeof o);
+    o.out_dir = "runs";
+    o.repeats = 1;
+    o.modes[0] = "none";
+    o.nmodes = 1;
+    o.preset = "none";
+    o.grace_s = 10;
+    o.shard_n = 1;
+    ns_metrics_init(&o.metrics);
+    int rc;
+    int p = ns__parse(&o, argc, argv, sweep);
+    if (p < 0) rc = NS_EXIT_USAGE;
+    else if (p > 0) rc = NS_EXIT_OK;
+    else {
+        ns_diag_quiet(o.quiet);
+        rc = ns__run_plan(&o, sweep);
+    }
+    ns_metrics_free(&o.metrics);
+    ns_kv_free(&o.env);
+    ns_kv_free(&o.tags);
+    ns_axes_free(&o.axes);
+    free(o.collect);
+    return rc;
+}
+
+int ns_cmd_record(int argc, char **argv) { return ns__record_main(argc, argv, 0); }
+int ns_cmd_sweep(int argc, char **argv) { return ns__record_main(argc, argv, 1); }

@@ -1,0 +1,353 @@
+/* cmd_top.c -- `npuscope top`: the heaviest passes summed across every
+ * report of the input, or their time by stage (--by stage), as a table,
+ * JSON or CSV.
+ *
+ * Every report is read with a stage map (--stages, automatic by default:
+ * vpux for NPU compiler reports, mlir for the rest), so pass rows carry
+ * their stage in JSON and CSV ("mixed" when their occurrences differ), and
+ * --by stage lists the map's stages in declaration order, then Rest: the
+ * stages' self times and Rest add up to the summed totals (stages.h).
+ */
+#include "builtin/builtin.h"
+#include "cli/cli.h"
+#include "base/jsonw.h"
+#include "npu/npu.h"
+#include "model/stages.h"
+#include "analyse/top.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef enum { NS__TOP_TEXT, NS__TOP_JSON, NS__TOP_CSV } ns__top_fmt;
+
+typedef struct {
+    ns_strmap kinds;   /* --by submodel: kind -> index */
+    double *wall;      /* summed report totals per kind */
+    long *reports;     /* reports per kind */
+} ns__kinds;
+
+typedef struct {
+    ns_top *t;         /* the sums */
+    ns_stage_sel *sel; /* the stage map of each report */
+    ns__kinds *k;      /* sub-model kinds (always summed) */
+} ns__top_ctx;
+
+static void ns__kind_add(ns__kinds *k, const ns_report *r) {
+    char *kind = ns_submodel_kind_new(r->label);
+    int added;
+    size_t i = ns_strmap_intern(&k->kinds, kind, &added);
+    free(kind);
+    if (added) {
+        k->wall = ns_xrealloc(k->wall, sizeof *k->wall * (i + 1));
+        k->reports = ns_xrealloc(k->reports, sizeof *k->reports * (i + 1));
+        k->wall[i] = 0;
+        k->reports[i] = 0;
+    }
+    double t = ns_stage_report_total(r);
+    if (isfinite(t)) k->wall[i] += t;
+    k->reports[i]++;
+}
+
+static void ns__kinds_render(ns_buf *b, const ns__kinds *k, double total, ns__top_fmt f) {
+    if (f == NS__TOP_JSON) ns_buf_puts(b, "{\"rows\":[");
+    else if (f == NS__TOP_CSV) ns_buf_puts(b, "submodel,reports,wall_s,share\n");
+    else ns_buf_printf(b, "%11s  %7s  %7s  %s\n", "wall s", "share", "reports", "sub-model kind");
+    for (size_t i = 0; i < k->kinds.count; i++) {
+        double share = total > 0 ? k->wall[i] / total : NAN;
+        if (f == NS__TOP_JSON) {
+            ns_buf_puts(b, i ? ",\n{\"submodel\":" : "\n{\"submodel\":");
+            ns_json_str(b, k->kinds.keys[i]);
+            ns_buf_printf(b, ",\"reports\":%ld,\"wall_s\":", k->reports[i]);
+            ns_put_json_double(b, k->wall[i], 4);
+            ns_buf_puts(b, ",\"share\":");
+            ns_put_json_double(b, share, 6);
+            ns_buf_putc(b, '}');
+        } else if (f == NS__TOP_CSV) {
+            ns_csv_field(b, k->kinds.keys[i]);
+            ns_buf_printf(b, ",%ld,", k->reports[i]);
+            ns_put_json_double(b, k->wall[i], 4);
+            ns_buf_putc(b, ',');
+            ns_put_json_double(b, share, 6);
+            ns_buf_putc(b, '\n');
+        } else {
+            ns_buf_printf(b, "%11.4f  %6.1f%%  %7ld  %s\n", k->wall[i],
+                          isfinite(share) ? 100 * share : 0.0, k->reports[i], k->kinds.keys[i]);
+        }
+    }
+    if (f == NS__TOP_JSON) ns_buf_puts(b, "\n]}\n");
+}
+
+static int ns__top_sink(ns_report *r, void *vctx) {
+    ns__top_ctx *c = vctx;
+    const ns_stage_map *m = ns_stage_sel_pick(c->sel, r);
+    long n;
+    ns_stage_of *of = m ? ns_stage_assign_new(m, r, &n) : NULL;
+    ns_top_add_staged(c->t, r, m, of);
+    ns__kind_add(c->k, r);
+    free(of);
+    ns_report_free(r);
+    return 0;
+}
+
+/* The sums of a row as JSON members, and the closing brace: count, wall,
+ * user (null when no occurrence had one), user_count, self, share. */
+static void ns__json_sums(ns_buf *b, const ns_top_row *row, double share, int dec) {
+    ns_buf_printf(b, ",\"count\":%ld,\"wall_s\":", row->count);
+    ns_put_json_double(b, row->wall, dec);
+    ns_buf_puts(b, ",\"user_s\":");
+    if (row->user_count) ns_put_json_double(b, row->user, dec);
+    else ns_buf_puts(b, "null");
+    ns_buf_printf(b, ",\"user_count\":%ld,\"self_s\":", row->user_count);
+    ns_put_json_double(b, row->self, dec);
+    ns_buf_puts(b, ",\"share\":");
+    ns_put_json_double(b, share, 6);
+    ns_buf_putc(b, '}');
+}
+
+/* The stage of a pass row as JSON / CSV / text: a name, "mixed" or none. */
+static const char *ns__row_stage(const ns_top *t, const ns_top_row *row) {
+    if (row->stage == NS_TOP_MIXED_STAGE) return "mixed";
+    return row->stage >= 0 ? t->stages.keys[row->stage] : NULL;
+}
+
+static void ns__maps_json(ns_buf *b, const ns_top *t) {
+    ns_buf_puts(b, ",\"stage_maps\":[");
+    for (size_t i = 0; i < t->maps.count; i++) {
+        if (i) ns_buf_putc(b, ',');
+        ns_json_str(b, t->maps.keys[i]);
+    }
+    ns_buf_putc(b, ']');
+}
+
+/* One stage row (or Rest) in every format; share is self / total. */
+static void ns__stage_row(ns_buf *b, const ns_top *t, const ns_top_row *row, const char *name,
+                          const char *desc, size_t k, ns__top_fmt f, int *partial) {
+    double share = t->total_wall > 0 ? row->self / t->total_wall : NAN;
+    int dec = row->dec > 0 ? row->dec : 4;
+    int rest = desc == NULL;
+    if (f == NS__TOP_JSON) {
+        ns_buf_puts(b, k ? ",\n{\"name\":" : "\n{\"name\":");
+        ns_json_str(b, name);
+        ns_buf_printf(b, ",\"kind\":\"%s\",\"stage\":", rest ? "rest" : "stage");
+        if (rest) ns_buf_puts(b, "null");
+        else ns_json_str(b, name);
+        if (!rest) {
+            ns_buf_puts(b, ",\"description\":");
+            ns_json_str(b, desc);
+        }
+        ns__json_sums(b, row, share, dec);
+    } else if (f == NS__TOP_CSV) {
+        ns_csv_field(b, name);
+        ns_buf_printf(b, ",%s,", rest ? "rest" : "stage");
+        if (!rest) ns_csv_field(b, name);
+        ns_buf_printf(b, ",%ld,", row->count);
+        ns_put_json_double(b, row->wall, dec);
+        ns_buf_putc(b, ',');
+        if (row->user_count) ns_put_json_double(b, row->user, dec);
+        ns_buf_printf(b, ",%ld,", row->user_count);
+        ns_put_json_double(b, row->self, dec);
+        ns_buf_putc(b, ',');
+        ns_put_json_double(b, share, 6);
+        ns_buf_putc(b, '\n');
+    } else {
+        if (rest) ns_buf_printf(b, "%4s  ", "");
+        else ns_buf_printf(b, "%4zu  ", k + 1);
+        ns_buf_printf(b, "%11.*f  %6.1f%%  %6ld  %11.*f  ", dec,
+                      fabs(row->self) < 0.5e-9 ? 0.0 : row->self,
+                      isfinite(share) ? share * 100 : 0.0, row->count, dec, row->wall);
+        if (row->user_count == row->count && row->count)
+            ns_buf_printf(b, "%11.*f  ", dec, row->user);
+        else if (row->user_count)
+            ns_buf_printf(b, "%10.*f*  ", dec, row->user), *partial = 1;
+        else
+            ns_buf_printf(b, "%11s  ", "-");
+        ns_buf_printf(b, "%s\n", name);
+    }
+}
+
+/* --by stage: the stages in the maps' order, then Rest. */
+static void ns__top_render_stages(ns_buf *b, const ns_top *t, ns__top_fmt f, int color) {
+    int partial = 0;
+    if (f == NS__TOP_JSON) {
+        ns_buf_printf(b, "{\"reports\":%d,\"total_wall_s\":", t->reports);
+        ns_put_json_double(b, t->total_wall, 4);
+        ns_buf_puts(b, ",\"by\":\"stage\"");
+        ns__maps_json(b, t);
+        ns_buf_puts(b, ",\"rows\":[");
+    } else if (f == NS__TOP_CSV) {
+        ns_buf_puts(b, "name,kind,stage,count,wall_s,user_s,user_count,self_s,share\n");
+    } else {
+        ns_buf_printf(b, "%s%d report%s, %.4f s wall in total; stage map%s ", color ? "\033[1m" : "",
+                      t->reports, t->reports == 1 ? "" : "s", t->total_wall,
+                      t->maps.count == 1 ? "" : "s");
+        for (size_t i = 0; i < t->maps.count; i++)
+            ns_buf_printf(b, "%s%s", i ? ", " : "", t->maps.keys[i]);
+        ns_buf_printf(b, "%s\n", color ? "\033[0m" : "");
+        ns_buf_printf(b, "%4s  %11s  %7s  %6s  %11s  %11s  %s\n", "#", "self s", "share", "count",
+                      "wall s", "user s", "stage");
+    }
+    size_t k;
+    for (k = 0; k < t->stages.count; k++)
+        ns__stage_row(b, t, &t->srows[k], t->stages.keys[k], t->stage_desc[k], k, f, &partial);
+    ns__stage_row(b, t, &t->rest, "Rest", NULL, k, f, &partial);
+    if (f == NS__TOP_JSON) {
+        ns_buf_puts(b, "\n]}\n");
+    } else if (f == NS__TOP_TEXT) {
+        ns_buf_puts(b, "      self s: every row's own time (its wall minus its children's), "
+                       "summed by stage;\n"
+                       "      the stages and Rest add up to the total.  count, wall s, user s: "
+                       "the rows\n"
+                       "      --by pass ranks, grouped by stage\n");
+        if (partial)
+            ns_buf_puts(b, "      * user time summed over the occurrences whose report has a "
+                           "User column only\n");
+    }
+}
+
+static void ns__top_render(ns_buf *b, const ns_top *t, long limit, ns__top_fmt f,
+                           int color) {
+    size_t *ord = ns_top_order_new(t);
+    int partial = 0; /* a user sum covers only some occurrences */
+    size_t n = t->names.count;
+    if (limit > 0 && (size_t)limit < n) n = (size_t)limit;
+    if (f == NS__TOP_JSON) {
+        ns_buf_printf(b, "{\"reports\":%d,\"total_wall_s\":", t->reports);
+        ns_put_json_double(b, t->total_wall, 4);
+        ns__maps_json(b, t);
+        ns_buf_puts(b, ",\"rows\":[");
+    } else if (f == NS__TOP_CSV) {
+        ns_buf_puts(b, "name,kind,stage,count,wall_s,user_s,user_count,self_s,share\n");
+    } else {
+        ns_buf_printf(b, "%s%d report%s, %.4f s wall in total%s\n", color ? "\033[1m" : "",
+                      t->reports, t->reports == 1 ? "" : "s", t->total_wall,
+                      color ? "\033[0m" : "");
+        ns_buf_printf(b, "%4s  %11s  %7s  %6s  %11s  %11s  %s\n", "#", "wall s", "share",
+                      "count", "user s", "self s", "name");
+    }
+    for (size_t k = 0; k < n; k++) {
+        const ns_top_row *row = &t->rows[ord[k]];
+        const char *name = t->names.keys[ord[k]];
+        double share = t->total_wall > 0 ? row->wall / t->total_wall : NAN;
+        int dec = row->dec > 0 ? row->dec : 4;
+        if (f == NS__TOP_JSON) {
+            ns_buf_puts(b, k ? ",\n{\"name\":" : "\n{\"name\":");
+            ns_json_str(b, name);
+            const char *stage = ns__row_stage(t, row);
+            ns_buf_printf(b, ",\"kind\":\"%s\",\"stage\":", ns_kind_name(row->kind));
+            if (stage) ns_json_str(b, stage);
+            else ns_buf_puts(b, "null");
+            ns__json_sums(b, row, share, dec);
+        } else if (f == NS__TOP_CSV) {
+            const char *stage = ns__row_stage(t, row);
+            ns_csv_field(b, name);
+            ns_buf_printf(b, ",%s,", ns_kind_name(row->kind));
+            if (stage) ns_csv_field(b, stage);
+            ns_buf_printf(b, ",%ld,", row->count);
+            ns_put_json_double(b, row->wall, dec);
+            ns_buf_putc(b, ',');
+            if (row->user_count) ns_put_json_double(b, row->user, dec);
+            ns_buf_printf(b, ",%ld,", row->user_count);
+            ns_put_json_double(b, row->self, dec);
+            ns_buf_putc(b, ',');
+            ns_put_json_double(b, share, 6);
+            ns_buf_putc(b, '\n');
+        } else {
+            ns_buf_printf(b, "%4zu  %11.*f  %6.1f%%  %6ld  ", k + 1, dec, row->wall,
+                          isfinite(share) ? share * 100 : 0.0, row->count);
+            if (row->user_count == row->count)
+                ns_buf_printf(b, "%11.*f  ", dec, row->user);
+            else if (row->user_count)
+                ns_buf_printf(b, "%10.*f*  ", dec, row->user), partial = 1;
+            else
+                ns_buf_printf(b, "%11s  ", "-");
+            ns_buf_printf(b, "%11.*f  %s\n", dec, fabs(row->self) < 0.5e-9 ? 0.0 : row->self,
+                          name);
+        }
+    }
+    if (partial)
+        ns_buf_puts(b, "      * user time summed over the occurrences whose report "
+                       "has a User column only\n");
+    if (f == NS__TOP_JSON) ns_buf_puts(b, "\n]}\n");
+    else if (f == NS__TOP_TEXT && n < t->names.count)
+        ns_buf_printf(b, "      (%zu more; -n 0 shows all)\n", t->names.count - n);
+    free(ord);
+}
+
+int ns_cmd_top(int argc, char **argv) {
+    ns_args a;
+    ns_args_init(&a, argc, argv);
+    ns_read_opts ro = {0};
+    long limit = 20;
+    int all = 0, by_stage = 0; /* by_stage: 1 stage, 2 sub-model kind */
+    const char *spec = NULL; /* --stages */
+    ns_stage_sel sel = {0};
+    ns__top_fmt fmt = NS__TOP_TEXT;
+    char **inputs = ns_xcalloc((size_t)argc, sizeof *inputs);
+    int ninputs = 0, rc = NS_EXIT_OK;
+    const char *v;
+    while (a.i < argc) {
+        int m;
+        if ((m = ns_args_value(&a, "-n", &v))) {
+            if (m < 0 || ns_args_int(&a, "-n", v, 0, 1L << 30, &limit)) { rc = NS_EXIT_USAGE; goto out; }
+        } else if ((m = ns_args_value(&a, "--format", &v))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+            if (strcmp(v, "text") == 0) fmt = NS__TOP_TEXT;
+            else if (strcmp(v, "json") == 0) fmt = NS__TOP_JSON;
+            else if (strcmp(v, "csv") == 0) fmt = NS__TOP_CSV;
+            else { rc = ns_args_usage(&a, "--format: text, json or csv, not '%s'", v); goto out; }
+        } else if ((m = ns_args_value(&a, "--by", &v))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+            if (strcmp(v, "pass") == 0) by_stage = 0;
+            else if (strcmp(v, "stage") == 0) by_stage = 1;
+            else if (strcmp(v, "submodel") == 0) by_stage = 2;
+            else { rc = ns_args_usage(&a, "--by: pass, stage or submodel, not '%s'", v); goto out; }
+        } else if ((m = ns_args_value(&a, "--stages", &v))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+            spec = v;
+        } else if (ns_args_flag(&a, "--all")) {
+            all = 1;
+        } else if ((m = ns_args_common(&a, &ro, inputs, &ninputs)) != NS_ARGS_TAKEN) {
+            rc = m == NS_ARGS_HELP ? NS_EXIT_OK : NS_EXIT_USAGE;
+            goto out;
+        }
+    }
+    if (ns_stage_sel_init(&sel, spec) < 0) {
+        rc = NS_EXIT_USAGE;
+        goto out;
+    }
+    ns_top t;
+    ns_top_init(&t, all);
+    ns__kinds kinds;
+    memset(&kinds, 0, sizeof kinds);
+    ns_strmap_init(&kinds.kinds);
+    ns__top_ctx ctx = {&t, &sel, &kinds};
+    long found = ns_cli_scan(inputs, ninputs, &ro, ns__top_sink, &ctx);
+    /* an unreadable input still leaves the others' reports to show */
+    if (t.reports > 0) {
+        ns_buf b = {0};
+        int color = fmt == NS__TOP_TEXT && ns_cli_color(1);
+        if (by_stage == 2) ns__kinds_render(&b, &kinds, t.total_wall, fmt);
+        else if (by_stage) ns__top_render_stages(&b, &t, fmt, color);
+        else ns__top_render(&b, &t, limit, fmt, color);
+        if (ns_buf_flush(&b, stdout) || fflush(stdout)) {
+            ns_error("error writing the output");
+            rc = NS_EXIT_USAGE;
+        }
+        ns_buf_free(&b);
+    }
+    if (found < 0) rc = NS_EXIT_USAGE;
+    else if (found == 0) {
+        ns_cli_none_found(inputs, ninputs);
+        rc = NS_EXIT_NOTHING;
+    }
+    ns_top_free(&t);
+    ns_strmap_free(&kinds.kinds);
+    free(kinds.wall);
+    free(kinds.reports);
+out:
+    ns_stage_sel_free(&sel);
+    free(inputs);
+    return rc;
+}

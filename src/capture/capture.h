@@ -1,0 +1,51 @@
+/* capture.h -- run one command and keep everything it says.
+ *
+ * The NPU compiler prints its timing report from native code on stdout, so
+ * the only reliable place to catch it is the file descriptor: the child's
+ * stdout and stderr are pipes that npuscope drains with poll() and writes to
+ * stdout.log / stderr.log as the bytes arrive.  The command runs without a
+ * shell, in its own process group, so a timeout or an interrupt reaches
+ * everything it started.
+ */
+#ifndef NPUSCOPE_CAPTURE_H
+#define NPUSCOPE_CAPTURE_H
+
+#include "model/runs.h"
+
+typedef struct {
+    char *const *argv;     /* the command; argv[0] is looked up in PATH */
+    const ns_kvlist *env;  /* variables set for the child, on top of ours */
+    const char *dir;       /* folder for stdout.log and stderr.log */
+    double timeout_s;      /* 0: none; then SIGTERM to the group */
+    double grace_s;        /* after SIGTERM, SIGKILL this much later */
+    int show_output;       /* also copy the output to our stdout/stderr */
+} ns_capture_opts;
+
+typedef struct {
+    double wall_s;         /* monotonic, from fork to reaping the child */
+    double user_s;         /* user CPU of the child and its waited-for children */
+    double sys_s;          /* system CPU, likewise */
+    double peak_rss_mb;    /* largest resident set among them (ru_maxrss) */
+    int exit_code;         /* -1 when killed or not started */
+    int signal;            /* the signal that ended the child, or 0 */
+    int timed_out;         /* the timeout fired */
+    int interrupted;       /* npuscope was asked to stop during the run */
+    int exec_errno;        /* the command could not be started: errno */
+    int io_errno;          /* writing a log failed: errno (output lost!) */
+    char started_at[32];   /* ISO 8601 UTC, second precision */
+    unsigned long long out_bytes; /* bytes read from the child's stdout */
+    unsigned long long err_bytes; /* bytes read from the child's stderr */
+} ns_capture_result;
+
+/* Install SIGINT/SIGTERM handlers that make ns_capture_run forward the
+ * signal to the child's group and return with `interrupted` set. */
+void ns_capture_install_signals(void);
+/* Was a stop requested (SIGINT/SIGTERM) since the handlers were installed?
+ * Returns the signal number, or 0. */
+int ns_capture_stop_requested(void);
+
+/* Run the command; returns 0 when it ran (whatever its exit status), -1 when
+ * the logs could not be created (message printed). */
+int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res);
+
+#endif

@@ -1,0 +1,253 @@
+/* rundir.c -- run folders on disk (see rundir.h). */
+#define _DEFAULT_SOURCE 1 /* syscall(), for renameat2 where libc lacks it */
+#include "capture/rundir.h"
+
+#include "base/jsonw.h"
+#include "render/render.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+char *ns_path_join_new(const char *a, const char *b) {
+    size_t n = strlen(a) + strlen(b) + 2;
+    char *p = ns_xmalloc(n);
+    snprintf(p, n, "%s/%s", a, b);
+    return p;
+}
+
+/* ====== Folders ====== */
+
+int ns_mkdirs(const char *path) {
+    char *p = ns_strdup(path);
+    int rc = 0;
+    for (char *s = p + 1;; s++) {
+        if (*s != '/' && *s) continue;
+        char c = *s;
+        *s = 0;
+        if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+            ns_error("%s: %s", p, strerror(errno));
+            rc = -1;
+            break;
+        }
+        *s = c;
+        if (!c) break;
+    }
+    if (rc == 0) {
+        struct stat st;
+        if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            ns_error("%s: not a directory", path);
+            rc = -1;
+        }
+    }
+    free(p);
+    return rc;
+}
+
+int ns_run_exists(const char *dir, const char *id) {
+    char *p = ns_path_join_new(dir, id);
+    struct stat st;
+    int e = lstat(p, &st) == 0;
+    free(p);
+    return e;
+}
+
+char *ns_run_tmpdir_new(const char *dir, const char *id) {
+    static unsigned counter;
+    char name[512];
+    for (int tries = 0; tries < 100; tries++) {
+        snprintf(name, sizeof name, ".tmp-%.400s-%ld-%u", id, (long)getpid(), counter++);
+        char *p = ns_path_join_new(dir, name);
+        if (mkdir(p, 0755) == 0) return p;
+        int e = errno;
+        free(p);
+        if (e != EEXIST) {
+            ns_error("%s/%s: %s", dir, name, strerror(e));
+            return NULL;
+        }
+    }
+    ns_error("%s: cannot find a free temporary name", dir);
+    return NULL;
+}
+
+int ns_run_publish(const char *tmp, const char *dir, const char *id) {
+    char *final = ns_path_join_new(dir, id);
+    int rc = 0;
+#if defined(SYS_renameat2)
+    long r = syscall(SYS_renameat2, AT_FDCWD, tmp, AT_FDCWD, final, 1 /* RENAME_NOREPLACE */);
+    if (r == 0) goto out;
+    if (errno == EEXIST) {
+        rc = 1;
+        goto out;
+    }
+    if (errno != ENOSYS && errno != EINVAL) {
+        ns_error("%s: %s", final, strerror(errno));
+        rc = -1;
+        goto out;
+    }
+#endif
+    /* rename() replaces only an empty directory, never a run */
+    if (rename(tmp, final) != 0) {
+        if (errno == EEXIST || errno == ENOTEMPTY) rc = 1;
+        else {
+            ns_error("%s: %s", final, strerror(errno));
+            rc = -1;
+        }
+    }
+#if defined(SYS_renameat2)
+out:
+#endif
+    free(final);
+    return rc;
+}
+
+int ns_rmtree(const char *path) {
+    struct stat st;
+    if (lstat(path, &st) != 0) return errno == ENOENT ? 0 : -1;
+    if (!S_ISDIR(st.st_mode)) return unlink(path);
+    DIR *d = opendir(path);
+    if (!d) return -1;
+    struct dirent *e;
+    int rc = 0;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char *p = ns_path_join_new(path, e->d_name);
+        if (ns_rmtree(p) != 0) rc = -1;
+        free(p);
+    }
+    closedir(d);
+    if (rmdir(path) != 0) rc = -1;
+    return rc;
+}
+
+/* ====== run.json ====== */
+
+static void ns__num(ns_buf *b, double v, int dec) {
+    if (!isfinite(v)) ns_buf_puts(b, "null");
+    else ns_buf_printf(b, "%.*f", dec, v);
+}
+
+static void ns__kv_obj(ns_buf *b, const ns_kvlist *l) {
+    ns_buf_putc(b, '{');
+    for (int i = 0; i < l->n; i++) {
+        if (i) ns_buf_putc(b, ',');
+        ns_json_str(b, l->items[i].key);
+        ns_buf_putc(b, ':');
+        ns_json_str(b, l->items[i].value);
+    }
+    ns_buf_putc(b, '}');
+}
+
+static const char *ns__signame(int sig) {
+    static const struct { int sig; const char *name; } t[] = {
+        {SIGHUP, "SIGHUP"}, {SIGINT, "SIGINT"}, {SIGQUIT, "SIGQUIT"}, {SIGILL, "SIGILL"},
+        {SIGABRT, "SIGABRT"}, {SIGFPE, "SIGFPE"}, {SIGKILL, "SIGKILL"}, {SIGSEGV, "SIGSEGV"},
+        {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"}, {SIGBUS, "SIGBUS"},
+        {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"}, {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (t[i].sig == sig) return t[i].name;
+    return NULL;
+}
+
+int ns_run_write_json(const char *dir, const ns_run *r, ns_report *const *reports,
+                      int nreports) {
+    ns_buf b = {0};
+    ns_buf_puts(&b, "{\"format\":\"npuscope-run\",\"version\":1,\"id\":");
+    ns_json_str(&b, r->id);
+    ns_buf_puts(&b, ",\n\"command\":[");
+    for (int i = 0; r->argv && r->argv[i]; i++) {
+        if (i) ns_buf_putc(&b, ',');
+        ns_json_str(&b, r->argv[i]);
+    }
+    ns_buf_puts(&b, "],\n\"env\":");
+    ns__kv_obj(&b, &r->env);
+    ns_buf_puts(&b, ",\n\"tags\":");
+    ns__kv_obj(&b, &r->tags);
+    ns_buf_puts(&b, ",\n\"mode\":");
+    ns_json_str(&b, r->mode ? r->mode : "none");
+    ns_buf_printf(&b, ",\"repeat\":%d,\"warmup\":%s,\"primer\":%s,\"started_at\":\"%s\",\n",
+                  r->repeat, r->warmup ? "true" : "false", r->primer ? "true" : "false",
+                  r->started_at);
+    ns_buf_puts(&b, "\"wall_s\":");
+    ns__num(&b, r->wall_s, 6);
+    ns_buf_puts(&b, ",\"user_s\":");
+    ns__num(&b, r->user_s, 6);
+    ns_buf_puts(&b, ",\"sys_s\":");
+    ns__num(&b, r->sys_s, 6);
+    ns_buf_puts(&b, ",\"peak_rss_mb\":");
+    ns__num(&b, r->peak_rss_mb, 3);
+    if (r->exit_code >= 0) ns_buf_printf(&b, ",\n\"exit_code\":%d", r->exit_code);
+    else ns_buf_puts(&b, ",\n\"exit_code\":null");
+    if (r->signal) {
+        ns_buf_printf(&b, ",\"signal\":%d,\"signal_name\":", r->signal);
+        const char *sn = ns__signame(r->signal);
+        if (sn) ns_json_str(&b, sn);
+        else ns_buf_puts(&b, "null");
+    } else {
+        ns_buf_puts(&b, ",\"signal\":null,\"signal_name\":null");
+    }
+    ns_buf_printf(&b, ",\"timed_out\":%s,\"interrupted\":%s,\"ok\":%s,\"error\":",
+                  r->timed_out ? "true" : "false", r->interrupted ? "true" : "false",
+                  ns_run_ok(r) ? "true" : "false");
+    if (r->error) ns_json_str(&b, r->error);
+    else ns_buf_puts(&b, "null");
+    ns_buf_puts(&b, ",\n\"metrics\":{");
+    for (int i = 0; i < r->nmetrics; i++) {
+        if (i) ns_buf_putc(&b, ',');
+        ns_json_str(&b, r->metrics[i].name);
+        ns_buf_printf(&b, ":%.15g", r->metrics[i].value);
+    }
+    ns_buf_puts(&b, "},\"metric_counts\":{");
+    for (int i = 0; i < r->nmetrics; i++) {
+        if (i) ns_buf_putc(&b, ',');
+        ns_json_str(&b, r->metrics[i].name);
+        ns_buf_printf(&b, ":%ld", r->metrics[i].count);
+    }
+    ns_buf_printf(&b, "},\n\"stdout_bytes\":%llu,\"stderr_bytes\":%llu,", r->stdout_bytes,
+                  r->stderr_bytes);
+    struct utsname u;
+    char host[256] = "?", os[300] = "?";
+    if (uname(&u) == 0) {
+        snprintf(host, sizeof host, "%s", u.nodename);
+        snprintf(os, sizeof os, "%s %s %s", u.sysname, u.release, u.machine);
+    }
+    ns_buf_puts(&b, "\"host\":{\"name\":");
+    ns_json_str(&b, host);
+    ns_buf_puts(&b, ",\"os\":");
+    ns_json_str(&b, os);
+    ns_buf_printf(&b, ",\"cpus\":%ld},\"npuscope_version\":\"%s\",\n\"reports\":[",
+                  sysconf(_SC_NPROCESSORS_ONLN), NS_VERSION);
+    ns_view v;
+    ns_view_init(&v);
+    for (int i = 0; i < nreports; i++) {
+        ns_buf_puts(&b, i ? ",\n" : "\n");
+        ns_json_report(&b, reports[i], &v);
+    }
+    ns_buf_puts(&b, "]}\n");
+
+    char *path = ns_path_join_new(dir, "run.json");
+    int err = 0;
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0) err = errno;
+    for (size_t off = 0; !err && off < b.len;) {
+        ssize_t w = write(fd, b.data + off, b.len - off);
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0) err = errno;
+        else off += (size_t)w;
+    }
+    if (fd >= 0) {
+        if (!err && fsync(fd) != 0) err = errno;
+        if (close(fd) != 0 && !err) err = errno;
+    }
+    free(path);
+    ns_buf_free(&b);
+    return err;
+}

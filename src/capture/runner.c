@@ -1,0 +1,260 @@
+/* runner.c -- one run from start to published folder (see runner.h).
+ *
+ * Caches by mode, the part of the NPU story that npuscope cannot do for the
+ * user (cache settings are OpenVINO properties only the compile script can
+ * apply), so it hands the script a directory and a mode instead:
+ *   cold  NPUSCOPE_CACHE_DIR is a fresh empty folder inside the run's
+ *         temporary folder, deleted before the run is published (blobs are
+ *         large); the script bypasses the driver cache too;
+ *   warm  one persistent folder per configuration, DIR/.cache/<key>/; the
+ *         first run that finds it unfilled is the "primer": it is kept, but
+ *         marked, because it is a cold compile that fills the cache;
+ *   none  no cache folder at all.
+ */
+#define _XOPEN_SOURCE 700 /* realpath() is XSI */
+#include "capture/runner.h"
+
+#include "capture/capture.h"
+#include "npu/npu.h"
+#include "npu/files.h"
+#include "capture/rundir.h"
+#include "parse/scan.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ====== Reports in the output ====== */
+
+typedef struct {
+    ns_report **r; /* reports found */
+    int n;         /* how many */
+} ns__found;
+
+static int ns__collect(ns_report *r, void *ctx) {
+    ns__found *f = ctx;
+    f->r = ns_xrealloc(f->r, sizeof *f->r * (size_t)(f->n + 1));
+    f->r[f->n++] = r;
+    return 0;
+}
+
+static void ns__scan_log(ns_scanner *sc, const char *dir, const char *name, ns__found *f) {
+    char *path = ns_path_join_new(dir, name);
+    int before = f->n;
+    ns_scan_path(sc, path, ns__collect, f);
+    for (int i = before; i < f->n; i++) { /* name files as the folder has them */
+        free(f->r[i]->file);
+        f->r[i]->file = ns_strdup(name);
+    }
+    free(path);
+}
+
+/* ====== Collected files ====== */
+
+/* Copy src into dir under its base name; 0 or an errno. */
+static int ns__copy_into(const char *src, const char *dir) {
+    const char *base = strrchr(src, '/');
+    base = base ? base + 1 : src;
+    char *dst = ns_path_join_new(dir, base);
+    int in = open(src, O_RDONLY), out = -1, err = 0;
+    if (in < 0) err = errno;
+    else if ((out = open(dst, O_WRONLY | O_CREAT | O_EXCL, 0644)) < 0) err = errno;
+    char buf[1 << 16];
+    while (!err) {
+        ssize_t n = read(in, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) err = errno;
+        if (n <= 0) break;
+        for (ssize_t off = 0; off < n && !err;) {
+            ssize_t w = write(out, buf + off, (size_t)(n - off));
+            if (w < 0 && errno != EINTR) err = errno;
+            else if (w > 0) off += w;
+        }
+    }
+    if (in >= 0) close(in);
+    if (out >= 0 && close(out) != 0 && !err) err = errno;
+    free(dst);
+    return err;
+}
+
+/* The compiler overwrites its files on every compile: collect those this
+ * run wrote (modified since it started), and only those. */
+static void ns__collect_files(const ns_runner *rn, const char *tmp, time_t started) {
+    for (int i = 0; i < rn->ncollect; i++) {
+        struct stat st;
+        if (stat(rn->collect[i], &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        if (st.st_mtime < started) continue; /* from an earlier compile */
+        int err = ns__copy_into(rn->collect[i], tmp);
+        if (err) ns_error("--collect %s: %s", rn->collect[i], strerror(err));
+    }
+}
+
+/* ====== Environment ====== */
+
+static void ns__build_env(ns_kvlist *env, const ns_runner *rn, const ns_run_spec *s) {
+    if (rn->preset && strcmp(rn->preset, "npu") == 0) {
+        /* the NPU compiler prints its timing tree at INFO; the filter keeps
+         * the report and drops per-pass loggers in developer builds */
+        ns_kv_set(env, "OV_NPU_LOG_LEVEL", "LOG_INFO");
+        ns_kv_set(env, "IE_NPU_LOG_FILTER", "vpux-compiler");
+    }
+    if (s->env)
+        for (int i = 0; i < s->env->n; i++)
+            ns_kv_set(env, s->env->items[i].key, s->env->items[i].value);
+    if (s->params)
+        for (int i = 0; i < s->params->n; i++) {
+            char key[300];
+            snprintf(key, sizeof key, "NPUSCOPE_PARAM_%s", s->params->items[i].key);
+            ns_kv_set(env, key, s->params->items[i].value);
+        }
+    ns_kv_set(env, "NPUSCOPE_MODE", s->mode);
+}
+
+static char *ns__abs_new(const char *path) {
+    char *r = realpath(path, NULL);
+    return r ? r : ns_strdup(path);
+}
+
+/* ====== The run ====== */
+
+ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
+    memset(out, 0, sizeof *out);
+    if (ns_run_exists(rn->out_dir, s->id)) return NS_RUN_EXISTS;
+    char *tmp = ns_run_tmpdir_new(rn->out_dir, s->id);
+    if (!tmp) return NS_RUN_FAILED;
+    ns_run_outcome outcome = NS_RUN_FAILED;
+    char *abs_tmp = ns__abs_new(tmp);
+    char *cache = NULL, *primed = NULL;
+    ns__found found = {0};
+
+    ns_run *r = out;
+    r->id = ns_strdup(s->id);
+    int argc = 0;
+    while (s->argv[argc]) argc++;
+    r->argv = ns_xcalloc((size_t)argc + 1, sizeof *r->argv);
+    for (int i = 0; i < argc; i++) r->argv[i] = ns_strdup(s->argv[i]);
+    if (s->tags)
+        for (int i = 0; i < s->tags->n; i++)
+            ns_kv_set(&r->tags, s->tags->items[i].key, s->tags->items[i].value);
+    r->mode = ns_strdup(s->mode);
+    r->repeat = s->repeat;
+    r->warmup = s->warmup;
+    ns__build_env(&r->env, rn, s);
+    ns_kv_set(&r->env, "NPUSCOPE_RUN_DIR", abs_tmp);
+
+    if (strcmp(s->mode, "cold") == 0) {
+        cache = ns_path_join_new(abs_tmp, "cache");
+        if (ns_mkdirs(cache) != 0) goto out;
+    } else if (strcmp(s->mode, "warm") == 0) {
+        char *caches = ns_path_join_new(rn->out_dir, ".cache");
+        char *c = ns_path_join_new(caches, s->cache_key ? s->cache_key : "default");
+        free(caches);
+        if (ns_mkdirs(c) != 0) {
+            free(c);
+            goto out;
+        }
+        cache = ns__abs_new(c);
+        free(c);
+        primed = ns_path_join_new(cache, ".primed");
+        r->primer = access(primed, F_OK) != 0;
+    }
+    if (cache) ns_kv_set(&r->env, "NPUSCOPE_CACHE_DIR", cache);
+
+    ns_capture_opts co = {s->argv, &r->env, tmp, rn->timeout_s, rn->grace_s, rn->show_output};
+    ns_capture_result cr;
+    time_t started = time(NULL) - 1; /* file times have one-second grain */
+    if (ns_capture_run(&co, &cr) != 0) goto out;
+    memcpy(r->started_at, cr.started_at, sizeof r->started_at);
+    r->wall_s = cr.wall_s;
+    r->user_s = cr.user_s;
+    r->sys_s = cr.sys_s;
+    r->peak_rss_mb = cr.peak_rss_mb;
+    r->exit_code = cr.exit_code;
+    r->signal = cr.signal;
+    r->timed_out = cr.timed_out;
+    r->interrupted = cr.interrupted;
+    r->stdout_bytes = cr.out_bytes;
+    r->stderr_bytes = cr.err_bytes;
+    if (cr.exec_errno) {
+        char msg[600];
+        snprintf(msg, sizeof msg, "cannot run '%.500s': %s", s->argv[0], strerror(cr.exec_errno));
+        r->error = ns_strdup(msg);
+    }
+    if (cr.io_errno) {
+        ns_error("%s: writing the command's output failed (%s); the run is not kept",
+                 tmp, strerror(cr.io_errno));
+        goto out;
+    }
+
+    /* what the output says */
+    ns_metrics_reset(&rn->metrics);
+    char *log_out = ns_path_join_new(tmp, "stdout.log"), *log_err = ns_path_join_new(tmp, "stderr.log");
+    ns_metrics_scan_file(&rn->metrics, log_out);
+    ns_metrics_scan_file(&rn->metrics, log_err);
+    free(log_out);
+    free(log_err);
+    ns_metrics_to_run(&rn->metrics, r);
+    ns__collect_files(rn, tmp, started);
+    ns_npu_collected_metrics(tmp, r);
+    ns_scanner sc;
+    ns_scanner_init(&sc);
+    sc.npu = rn->preset && !strcmp(rn->preset, "npu"); /* facts per compile */
+    /* an NPUW LLM compile: --npuw, or a tag NPUW_LLM=YES says so */
+    sc.npuw = rn->npuw;
+    const char *llm = s->tags ? ns_kv_get(s->tags, "NPUW_LLM") : NULL;
+    if (!sc.npuw && llm && (!strcmp(llm, "YES") || !strcmp(llm, "yes") || !strcmp(llm, "true") ||
+                            !strcmp(llm, "1")))
+        sc.npuw = NS_NPUW_DEFAULT_LAYOUT;
+    int was_quiet = ns_diag_quiet(1); /* incomplete reports are marked in run.json */
+    ns__scan_log(&sc, tmp, "stdout.log", &found);
+    ns__scan_log(&sc, tmp, "stderr.log", &found);
+    ns_diag_quiet(was_quiet);
+    ns_scanner_free(&sc);
+
+    if (cache && strcmp(s->mode, "cold") == 0) ns_rmtree(cache);
+    int err = ns_run_write_json(tmp, r, found.r, found.n);
+    if (err) {
+        ns_error("%s/run.json: %s; the run is not kept", tmp, strerror(err));
+        goto out;
+    }
+    if (r->interrupted) {
+        char name[512];
+        snprintf(name, sizeof name, ".interrupted-%.400s-%ld", s->id, (long)getpid());
+        char *dst = ns_path_join_new(rn->out_dir, name);
+        if (rename(tmp, dst) != 0)
+            ns_error("%s: %s (the interrupted run stays in %s)", dst, strerror(errno), tmp);
+        free(dst);
+        free(tmp);
+        tmp = NULL; /* kept, not removed */
+        outcome = NS_RUN_INTERRUPTED;
+        goto out;
+    }
+    int pub = ns_run_publish(tmp, rn->out_dir, s->id);
+    if (pub == 0) {
+        free(tmp);
+        tmp = NULL;
+        outcome = NS_RUN_DONE;
+        if (primed && r->primer && ns_run_ok(r)) {
+            FILE *f = fopen(primed, "w");
+            if (f) fclose(f);
+        }
+    } else if (pub == 1) {
+        outcome = NS_RUN_EXISTS; /* another sweep got there first */
+    }
+
+out:
+    if (tmp) ns_rmtree(tmp);
+    if (outcome == NS_RUN_FAILED || outcome == NS_RUN_EXISTS) ns_run_free(out);
+    for (int i = 0; i < found.n; i++) ns_report_free(found.r[i]);
+    free(found.r);
+    free(tmp);
+    free(abs_tmp);
+    free(cache);
+    free(primed);
+    return outcome;
+}

@@ -1,0 +1,232 @@
+/* cli.c -- argument matching and input reading shared by the subcommands. */
+#include "cli/cli.h"
+
+#include "analyse/dataset.h"
+#include "npu/npu.h"
+#include "parse/run_read.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void ns_args_init(ns_args *a, int argc, char **argv) {
+    a->argc = argc;
+    a->argv = argv;
+    a->i = 1;
+    a->cmd = argv[0];
+    a->only_inputs = 0;
+}
+
+int ns_args_usage(ns_args *a, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "npuscope %s: ", a->cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(see 'npuscope %s --help')\n", a->cmd);
+    va_end(ap);
+    return NS_EXIT_USAGE;
+}
+
+int ns_args_flag(ns_args *a, const char *name) {
+    if (a->only_inputs || strcmp(a->argv[a->i], name) != 0) return 0;
+    a->i++;
+    return 1;
+}
+
+int ns_args_value(ns_args *a, const char *name, const char **val) {
+    if (a->only_inputs) return 0;
+    const char *arg = a->argv[a->i];
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0) return 0;
+    if (arg[n] == '=' && name[1] == '-') {
+        *val = arg + n + 1;
+        a->i++;
+        return 1;
+    }
+    if (arg[n] != 0) return 0;
+    if (a->i + 1 >= a->argc) {
+        ns_args_usage(a, "%s needs a value", name);
+        return -1;
+    }
+    *val = a->argv[a->i + 1];
+    a->i += 2;
+    return 1;
+}
+
+int ns_args_int(ns_args *a, const char *opt, const char *s, long lo, long hi, long *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) {
+        ns_args_usage(a, "%s: '%s' is not a whole number from %ld to %ld", opt, s, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int ns_args_double(ns_args *a, const char *opt, const char *s, double lo, double *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v) || v < lo) {
+        ns_args_usage(a, "%s: '%s' is not a number >= %g", opt, s, lo);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int ns_args_rest(ns_args *a, int *quiet, char **inputs, int *ninputs) {
+    const char *arg = a->argv[a->i];
+    if (!a->only_inputs && strcmp(arg, "--") == 0) {
+        a->only_inputs = 1;
+        a->i++;
+    } else if (ns_args_flag(a, "--help") || ns_args_flag(a, "-h")) {
+        ns_help(a->cmd);
+        return NS_ARGS_HELP;
+    } else if (ns_args_flag(a, "-q") || ns_args_flag(a, "--quiet")) {
+        *quiet = 1;
+    } else if (!a->only_inputs && arg[0] == '-' && arg[1]) {
+        ns_args_usage(a, "unknown option '%s'", arg);
+        return NS_ARGS_ERROR;
+    } else {
+        inputs[(*ninputs)++] = a->argv[a->i++];
+    }
+    return NS_ARGS_TAKEN;
+}
+
+int ns_args_common(ns_args *a, ns_read_opts *ro, char **inputs, int *ninputs) {
+    const char *arg = a->argv[a->i], *v;
+    int m;
+    if ((m = ns_args_value(a, "--label-regex", &v))) {
+        if (m < 0) return NS_ARGS_ERROR;
+        ro->label_regex = v;
+    } else if (ns_args_flag(a, "--npu")) {
+        ro->npu = 1;
+    } else if (!a->only_inputs && (!strcmp(arg, "--npuw") || !strncmp(arg, "--npuw=", 7))) {
+        ro->npuw = arg[6] ? arg + 7 : NS_NPUW_DEFAULT_LAYOUT;
+        char tmp[64];
+        /* a k past every layout walks all of it: -2 if any part is malformed */
+        if (ns_npuw_label(ro->npuw, 1 << 30, tmp, sizeof tmp) == -2) {
+            ns_args_usage(a, "--npuw: a layout is STAGE:COUNT[,STAGE:COUNT...], e.g. %s",
+                          NS_NPUW_DEFAULT_LAYOUT);
+            return NS_ARGS_ERROR;
+        }
+        a->i++;
+    } else {
+        return ns_args_rest(a, &ro->quiet, inputs, ninputs);
+    }
+    return NS_ARGS_TAKEN;
+}
+
+int ns_args_format(ns_args *a, const char *const *names, int *fmt) {
+    const char *v;
+    int m = ns_args_value(a, "--format", &v);
+    if (m <= 0) return m;
+    int n = 0;
+    for (; names[n]; n++)
+        if (strcmp(v, names[n]) == 0) {
+            *fmt = n;
+            return 1;
+        }
+    /* "text, csv or json": the list the help text gives */
+    ns_buf list = {0};
+    for (int i = 0; i < n; i++)
+        ns_buf_printf(&list, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+    ns_args_usage(a, "--format: %s, not '%s'", list.data, v);
+    ns_buf_free(&list);
+    return -1;
+}
+
+/* A run folder or a folder of runs: the reports kept in run.json, labelled
+ * "<run-id>/<label>", in run order.  From a folder of runs only the
+ * counted ones (ns_run_counted: not warmups, cache primers or failed runs),
+ * as every analysis reads them; a run folder named itself is read whatever
+ * it is. */
+static int ns__scan_runs(ns_scanner *sc, const char *dir, ns_sink sink, void *ctx) {
+    ns_run *runs = NULL;
+    int nruns = 0;
+    if (ns_runs_read(dir, &runs, &nruns) < 0) return -1;
+    ns_buf own = {0};
+    ns_buf_printf(&own, "%s/run.json", dir);
+    int one = access(own.data, F_OK) == 0;
+    ns_buf_free(&own);
+    int left_out = 0;
+    for (int i = 0; i < nruns; i++) {
+        ns_run *r = &runs[i];
+        if (!one && !ns_run_counted(r)) {
+            left_out++;
+            ns_run_free(r);
+            continue;
+        }
+        for (int k = 0; k < r->nreports && !sc->stopped; k++) {
+            ns_report *rep = r->reports[k];
+            r->reports[k] = NULL;
+            size_t n = strlen(r->id) + strlen(rep->label) + 2;
+            char *label = ns_xmalloc(n);
+            snprintf(label, n, "%s/%s", r->id, rep->label);
+            free(rep->label);
+            rep->label = label;
+            rep->index = sc->next_index++;
+            if (sink(rep, ctx) != 0) sc->stopped = 1;
+        }
+        ns_run_free(r);
+    }
+    free(runs);
+    if (left_out)
+        ns_note_at(dir, "%d run%s left out: warmups, cache primers and failed runs (name a run "
+                        "folder to read one)",
+                   left_out, left_out == 1 ? "" : "s");
+    return 0;
+}
+
+void ns_cli_none_found(char **inputs, int ninputs) {
+    if (ninputs > 1) {
+        ns_error("no timing report found in the %d inputs", ninputs);
+        return;
+    }
+    const char *in = ninputs == 1 && strcmp(inputs[0], "-") != 0 ? inputs[0] : "<stdin>";
+    ns_error_at(in, 0, "no timing report found");
+}
+
+long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink,
+                 void *ctx) {
+    ns_scanner sc;
+    ns_scanner_init(&sc);
+    ns_diag_quiet(o->quiet);
+    if (o->label_regex && ns_scanner_set_label_regex(&sc, o->label_regex) != 0) {
+        ns_scanner_free(&sc);
+        return -1;
+    }
+    sc.npu = o->npu;
+    sc.npuw = o->npuw;
+    static char *dash[] = {"-"};
+    if (ninputs == 0) {
+        inputs = dash;
+        ninputs = 1;
+    }
+    int failed = 0;
+    for (int i = 0; i < ninputs && !sc.stopped; i++) {
+        struct stat st;
+        if (strcmp(inputs[i], "-") != 0 && stat(inputs[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (ns__scan_runs(&sc, inputs[i], sink, ctx) < 0) failed = 1;
+        } else if (ns_scan_path(&sc, inputs[i], sink, ctx) < 0) {
+            failed = 1;
+        }
+    }
+    long found = sc.next_index;
+    ns_scanner_free(&sc);
+    ns_diag_summary();
+    return failed ? -1 : found;
+}
+
+int ns_cli_color(int fd) {
+    const char *nc = getenv("NO_COLOR");
+    if (nc && *nc) return 0;
+    return isatty(fd);
+}

@@ -1,0 +1,216 @@
+/* report.c -- reports, their arena, tree building and traversal.
+ *
+ * The arena is a list of chunks that grows geometrically up to 1 MiB per
+ * chunk; a report of a few hundred rows lives in one or two mallocs, and
+ * freeing a report is a walk over its chunks.  Traversals are iterative
+ * (parent pointers), so depth is bounded by memory, not by the C stack.
+ */
+#include "model/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ====== Arena ====== */
+
+struct ns_arena_chunk {
+    ns_arena_chunk *prev; /* chunk allocated before this one */
+    size_t used;          /* bytes handed out from data */
+    size_t cap;           /* bytes in data */
+    _Alignas(16) char data[]; /* the memory */
+};
+
+static void *ns__arena_alloc(ns_report *r, size_t n) {
+    n = (n + 15) & ~(size_t)15;
+    ns_arena_chunk *c = r->arena;
+    if (!c || c->used + n > c->cap) {
+        size_t cap = c ? c->cap * 2 : 4096;
+        if (cap > (1u << 20)) cap = 1u << 20;
+        if (cap < n) cap = n;
+        ns_arena_chunk *nc = ns_xmalloc(sizeof *nc + cap);
+        nc->prev = c;
+        nc->used = 0;
+        nc->cap = cap;
+        r->arena = c = nc;
+    }
+    void *p = c->data + c->used;
+    c->used += n;
+    return p;
+}
+
+char *ns_report_strdup(ns_report *r, const char *s, size_t n) {
+    char *d = ns__arena_alloc(r, n + 1);
+    memcpy(d, s, n);
+    d[n] = 0;
+    return d;
+}
+
+ns_node *ns_report_node(ns_report *r) {
+    ns_node *n = ns__arena_alloc(r, sizeof *n);
+    memset(n, 0, sizeof *n);
+    for (int c = 0; c < NS_COL_COUNT; c++) {
+        n->val[c] = ns_num_absent();
+        n->pct[c] = ns_num_absent();
+    }
+    r->nnodes++;
+    return n;
+}
+
+/* ====== Reports ====== */
+
+ns_report *ns_report_new(ns_producer producer, const char *file, long line) {
+    ns_report *r = ns_xcalloc(1, sizeof *r);
+    r->producer = producer;
+    r->file = ns_strdup(file ? file : "-");
+    r->line = line;
+    r->header_total = ns_num_absent();
+    r->header_wall = ns_num_absent();
+    r->root = ns_report_node(r);
+    r->root->name = "Total";
+    r->root->kind = NS_KIND_TOTAL;
+    r->root->depth = -1;
+    return r;
+}
+
+void ns_report_free(ns_report *r) {
+    if (!r) return;
+    ns_arena_chunk *c = r->arena;
+    while (c) {
+        ns_arena_chunk *prev = c->prev;
+        free(c);
+        c = prev;
+    }
+    for (int i = 0; i < r->nfacts; i++) free(r->facts[i].name);
+    free(r->facts);
+    free(r->label);
+    free(r->title);
+    free(r->file);
+    free(r->prefix);
+    free(r);
+}
+
+void ns_report_set_fact(ns_report *r, const char *name, double value) {
+    for (int i = 0; i < r->nfacts; i++)
+        if (strcmp(r->facts[i].name, name) == 0) {
+            r->facts[i].value = value;
+            return;
+        }
+    r->facts = ns_xrealloc(r->facts, sizeof *r->facts * (size_t)(r->nfacts + 1));
+    r->facts[r->nfacts].name = ns_strdup(name);
+    r->facts[r->nfacts].value = value;
+    r->nfacts++;
+}
+
+void ns_node_append(ns_node *parent, ns_node *child) {
+    child->parent = parent;
+    child->next = NULL;
+    if (parent->last)
+        parent->last->next = child;
+    else
+        parent->child = child;
+    parent->last = child;
+    parent->nchild++;
+}
+
+/* ====== Builder ====== */
+
+void ns_builder_init(ns_builder *b, ns_report *r) {
+    b->r = r;
+    b->cap = 64;
+    b->path = ns_xmalloc(sizeof *b->path * (size_t)b->cap);
+    b->depth = -1;
+}
+
+int ns_builder_add(ns_builder *b, ns_node *node, int depth) {
+    if (depth < 0) depth = 0;
+    if (depth > b->depth + 1) depth = b->depth + 1;
+    if (depth >= b->cap) {
+        b->cap *= 2;
+        b->path = ns_xrealloc(b->path, sizeof *b->path * (size_t)b->cap);
+    }
+    ns_node *parent = depth == 0 ? b->r->root : b->path[depth - 1];
+    node->depth = depth;
+    ns_node_append(parent, node);
+    b->path[depth] = node;
+    b->depth = depth;
+    return depth;
+}
+
+void ns_builder_free(ns_builder *b) {
+    free(b->path);
+    b->path = NULL;
+}
+
+/* ====== Naming ====== */
+
+/* Rows the tools themselves time around the pass manager.  Single words, so
+ * the "has a space" rule below would call them passes. */
+static const char *const ns__tool_scopes[] = {"Parser", "Output", "Parse",
+                                              NULL};
+
+ns_kind ns_kind_of_name(const char *name, int depth) {
+    size_t n = strlen(name);
+    if (depth == 0 && strcmp(name, "Rest") == 0) return NS_KIND_REST;
+    if (strncmp(name, "(A) ", 4) == 0) return NS_KIND_ANALYSIS;
+    if (strncmp(name, "Pipeline Collection : ", 22) == 0)
+        return NS_KIND_PIPELINE;
+    if (n > 10 && name[0] == '\'' && strcmp(name + n - 10, "' Pipeline") == 0)
+        return NS_KIND_PIPELINE;
+    for (int i = 0; ns__tool_scopes[i]; i++)
+        if (strcmp(name, ns__tool_scopes[i]) == 0) return NS_KIND_SCOPE;
+    /* Pass names are C++ class names; a space outside a "::" qualified name
+     * ("(anonymous namespace)::X") means a human-named scope. */
+    if (strchr(name, ' ') && !strstr(name, "::")) return NS_KIND_SCOPE;
+    return NS_KIND_PASS;
+}
+
+const char *ns_kind_name(ns_kind k) {
+    switch (k) {
+    case NS_KIND_SCOPE: return "scope";
+    case NS_KIND_PASS: return "pass";
+    case NS_KIND_PIPELINE: return "pipeline";
+    case NS_KIND_ANALYSIS: return "analysis";
+    case NS_KIND_REST: return "rest";
+    case NS_KIND_TOTAL: return "total";
+    }
+    return "?";
+}
+
+const char *ns_producer_name(const ns_report *r) {
+    switch (r->producer) {
+    case NS_PROD_MLIR_TEXT: return r->list_mode ? "mlir-text-list" : "mlir-text-tree";
+    case NS_PROD_MLIR_JSON: return r->list_mode ? "mlir-json-list" : "mlir-json-tree";
+    case NS_PROD_LLVM: return "llvm-timer-group";
+    case NS_PROD_TRACE: return "chrome-trace";
+    }
+    return "?";
+}
+
+const char *ns_col_name(ns_col c) {
+    static const char *const names[NS_COL_COUNT] = {"wall", "user", "sys",
+                                                    "user+sys", "mem", "instr"};
+    return names[c];
+}
+
+/* ====== Walking ====== */
+
+ns_node *ns_node_skip(ns_node *n, const ns_node *root) {
+    while (n && n != root) {
+        if (n->next) return n->next;
+        n = n->parent;
+    }
+    return NULL;
+}
+
+ns_node *ns_node_next(ns_node *n, const ns_node *root) {
+    if (n->child) return n->child;
+    return ns_node_skip(n, root);
+}
+
+double ns_node_self(const ns_node *n, ns_col c) {
+    if (!ns_num_present(n->val[c])) return NAN;
+    double s = n->val[c].v;
+    for (const ns_node *k = n->child; k; k = k->next)
+        if (ns_num_present(k->val[c]) && isfinite(k->val[c].v)) s -= k->val[c].v;
+    return s;
+}

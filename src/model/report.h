@@ -1,0 +1,146 @@
+/* report.h -- the model: one timing report as a tree of nodes.
+ *
+ * Every producer npuscope reads (MLIR text and JSON, LLVM timer groups,
+ * Chrome traces) becomes the same thing: a report whose root is the "Total"
+ * row and whose children are the printed rows, in the order printed, nested by
+ * indentation.  "Rest" stays a child of its own (it can be negative).  Values
+ * are kept exactly as printed (see num.h), including the printed percentages,
+ * so that a report can be printed back byte for byte -- which is also how the
+ * tests prove that parsing lost nothing.
+ *
+ * Ownership: a report owns every node and string reachable from it through an
+ * arena; ns_report_free releases all of it at once.  Nodes are never freed
+ * one by one.  The scanner hands each finished report to a sink callback,
+ * which may keep it (and free it later) or free it at once -- that is what
+ * lets a 1 GB log be summarised in a few megabytes.
+ */
+#ifndef NPUSCOPE_REPORT_H
+#define NPUSCOPE_REPORT_H
+
+#include "base/num.h"
+
+/* ====== Columns ====== */
+typedef enum {
+    NS_COL_WALL,    /* wall-clock seconds */
+    NS_COL_USER,    /* user CPU seconds (MLIR: summed over threads) */
+    NS_COL_SYS,     /* system CPU seconds (LLVM timer groups) */
+    NS_COL_USERSYS, /* user+system seconds (LLVM timer groups) */
+    NS_COL_MEM,     /* bytes (LLVM -track-memory) */
+    NS_COL_INSTR,   /* retired instructions (LLVM with perf counters) */
+    NS_COL_COUNT
+} ns_col;
+
+#define NS_COLBIT(c) (1u << (c))
+
+/* ====== Nodes ====== */
+typedef enum {
+    NS_KIND_SCOPE,    /* a named region of the tool: Parser, Compile network */
+    NS_KIND_PASS,     /* a compiler pass */
+    NS_KIND_PIPELINE, /* 'func.func' Pipeline, Pipeline Collection : [...] */
+    NS_KIND_ANALYSIS, /* (A) DominanceInfo */
+    NS_KIND_REST,     /* the Rest row: total minus the top-level rows */
+    NS_KIND_TOTAL,    /* the root */
+} ns_kind;
+
+typedef struct ns_node {
+    const char *name;          /* as printed (arena) */
+    const char *detail;        /* trace events' args.detail, else NULL */
+    ns_num val[NS_COL_COUNT];  /* values by column; absent ones are marked */
+    ns_num pct[NS_COL_COUNT];  /* percentages as printed (text reports) */
+    ns_kind kind;              /* classification, see ns_kind_of_name */
+    int depth;                 /* 0 for top-level rows; the root is -1 */
+    long line;                 /* input line the row came from (0: none) */
+    struct ns_node *parent;    /* NULL for the root */
+    struct ns_node *child;     /* first child, in report order */
+    struct ns_node *last;      /* last child, for O(1) append */
+    struct ns_node *next;      /* next sibling */
+    int nchild;                /* number of children */
+} ns_node;
+
+/* ====== Reports ====== */
+typedef struct ns_arena_chunk ns_arena_chunk;
+
+typedef enum {
+    NS_PROD_MLIR_TEXT, /* MLIR DefaultTimingManager, text output */
+    NS_PROD_MLIR_JSON, /* MLIR DefaultTimingManager, JSON output (>= 19) */
+    NS_PROD_LLVM,      /* llvm::TimerGroup table (-time-passes, -ftime-report) */
+    NS_PROD_TRACE,     /* Chrome trace JSON (clang -ftime-trace) */
+} ns_producer;
+
+/* A number the compiler logged about this compile (NPU INFO lines such as
+ * "Compile net time: N ms"), see npu.c. */
+typedef struct {
+    char *name;   /* metric name, e.g. "compile_net_ms" (owned) */
+    double value; /* the number */
+} ns_fact;
+
+typedef struct ns_report {
+    int index;               /* 0-based position among the input's reports */
+    char *label;             /* "#1", or taken with --label-regex */
+    ns_producer producer;    /* which format it came in */
+    int list_mode;           /* MLIR --mlir-timing-display=list: flat rows */
+    char *title;             /* title line, e.g. "... Execution time report ..." */
+    char *file;              /* input file name ("<stdin>" for standard input) */
+    long line;               /* line of the report's first line */
+    long end_line;           /* line of its last line */
+    ns_num header_total;     /* "Total Execution Time: X seconds" */
+    ns_num header_wall;      /* LLVM: "(Y wall clock)" */
+    unsigned cols;           /* NS_COLBIT set of columns the report has */
+    int complete;            /* 1 once the Total row was read */
+    int width_hint;          /* number column width seen (for re-printing) */
+    char *prefix;            /* log prefix seen before the banner, or NULL */
+    ns_node *root;           /* the Total row; children are the printed rows */
+    long nnodes;             /* rows, root included */
+    ns_arena_chunk *arena;   /* all nodes and strings of this report */
+    ns_fact *facts;          /* compiler-logged numbers of this compile */
+    int nfacts;              /* entries in facts */
+} ns_report;
+
+ns_report *ns_report_new(ns_producer producer, const char *file, long line);
+void ns_report_free(ns_report *r);
+
+/* Set fact `name` of the report to value (replacing an earlier one). */
+void ns_report_set_fact(ns_report *r, const char *name, double value);
+
+/* Copy n bytes into the report's arena, NUL-terminated. */
+char *ns_report_strdup(ns_report *r, const char *s, size_t n);
+/* A zeroed node from the report's arena, all values absent. */
+ns_node *ns_report_node(ns_report *r);
+/* Append child as the last child of parent. */
+void ns_node_append(ns_node *parent, ns_node *child);
+
+/* ====== Building from indented rows ======
+ * Rows arrive in print order with a depth (indent / 2).  The builder keeps
+ * the path from the root to the last row, so each row finds its parent in
+ * O(1).  A row deeper than its predecessor + 1 is attached one level below
+ * the predecessor and reported (the text said something the tree cannot). */
+typedef struct {
+    ns_report *r;   /* report being built */
+    ns_node **path; /* path[d] = last row at depth d */
+    int cap;        /* allocated entries of path */
+    int depth;      /* depth of the last row, -1 before the first */
+} ns_builder;
+
+void ns_builder_init(ns_builder *b, ns_report *r);
+/* Adds node at `depth`; returns the depth actually used. */
+int ns_builder_add(ns_builder *b, ns_node *node, int depth);
+void ns_builder_free(ns_builder *b);
+
+/* ====== Naming ====== */
+ns_kind ns_kind_of_name(const char *name, int depth);
+const char *ns_kind_name(ns_kind k);
+const char *ns_producer_name(const ns_report *r); /* "mlir-text-tree", ... */
+const char *ns_col_name(ns_col c);                  /* "wall", "user", ... */
+
+/* ====== Walking ======
+ * Pre-order traversal without recursion (trees may be 10,000 deep):
+ *   for (ns_node *n = root; n; n = ns_node_next(n, root)) ...   */
+ns_node *ns_node_next(ns_node *n, const ns_node *root);
+/* Like ns_node_next but does not descend into n's children. */
+ns_node *ns_node_skip(ns_node *n, const ns_node *root);
+
+/* Self time of a node in column c: its value minus its children's (NaN if
+ * the column is absent). */
+double ns_node_self(const ns_node *n, ns_col c);
+
+#endif

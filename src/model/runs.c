@@ -1,0 +1,72 @@
+/* runs.c -- key/value lists and the run record (see runs.h). */
+#include "model/runs.h"
+
+#include "model/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ====== Key/value lists ====== */
+
+void ns_kv_set(ns_kvlist *l, const char *key, const char *value) {
+    for (int i = 0; i < l->n; i++)
+        if (strcmp(l->items[i].key, key) == 0) {
+            free(l->items[i].value);
+            l->items[i].value = ns_strdup(value);
+            return;
+        }
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 8;
+        l->items = ns_xrealloc(l->items, sizeof *l->items * (size_t)l->cap);
+    }
+    l->items[l->n].key = ns_strdup(key);
+    l->items[l->n].value = ns_strdup(value);
+    l->n++;
+}
+
+const char *ns_kv_get(const ns_kvlist *l, const char *key) {
+    for (int i = 0; i < l->n; i++)
+        if (strcmp(l->items[i].key, key) == 0) return l->items[i].value;
+    return NULL;
+}
+
+void ns_kv_free(ns_kvlist *l) {
+    for (int i = 0; i < l->n; i++) {
+        free(l->items[i].key);
+        free(l->items[i].value);
+    }
+    free(l->items);
+    memset(l, 0, sizeof *l);
+}
+
+int ns_kv_parse(ns_kvlist *l, const char *kv) {
+    const char *eq = strchr(kv, '=');
+    if (!eq || eq == kv) return -1;
+    char *key = ns_strndup(kv, (size_t)(eq - kv));
+    ns_kv_set(l, key, eq + 1);
+    free(key);
+    return 0;
+}
+
+/* ====== Runs ====== */
+
+int ns_run_ok(const ns_run *r) {
+    return !r->error && r->exit_code == 0 && !r->signal && !r->timed_out && !r->interrupted;
+}
+
+void ns_run_free(ns_run *r) {
+    free(r->id);
+    if (r->argv)
+        for (char **a = r->argv; *a; a++) free(*a);
+    free(r->argv);
+    ns_kv_free(&r->env);
+    ns_kv_free(&r->tags);
+    free(r->mode);
+    free(r->error);
+    for (int i = 0; i < r->nmetrics; i++) free(r->metrics[i].name);
+    free(r->metrics);
+    for (int i = 0; i < r->nreports; i++)
+        if (r->reports[i]) ns_report_free(r->reports[i]);
+    free(r->reports);
+    memset(r, 0, sizeof *r);
+}

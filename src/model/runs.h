@@ -1,0 +1,88 @@
+/* runs.h -- runs of a compile and the write-once folders that keep them.
+ *
+ * A run is one execution of the user's command.  `record` and `sweep` write
+ * each run to DIR/<run-id>/ (run.json, stdout.log, stderr.log, collected
+ * files); `table`, `fit`, `diff` and `report` read them back.  The folder is
+ * built under a temporary name and renamed into place without replacing
+ * anything, so a reader never sees half a run and no run is overwritten.
+ *
+ * run.json (contract, docs/recording.md):
+ *   {"format": "npuscope-run", "version": 1,
+ *    "id", "command": [argv...], "env": {K: V set by npuscope},
+ *    "tags": {K: V}, "mode": "cold"|"warm"|"none", "repeat": N (1-based),
+ *    "warmup": bool, "primer": bool (the warm run that fills the cache),
+ *    "started_at": "2026-11-29T16:41:07Z", "wall_s", "user_s", "sys_s",
+ *    "peak_rss_mb", "exit_code" (null if killed), "signal" (null or number),
+ *    "signal_name", "timed_out": bool, "interrupted": bool, "ok": bool,
+ *    "error": null or "why the command did not run",
+ *    "metrics": {NAME: number}, "metric_counts": {NAME: matches},
+ *    "stdout_bytes", "stderr_bytes", "host": {"name", "os", "cpus"},
+ *    "npuscope_version", "reports": [tree JSON reports]}
+ * A run is "ok" when it started, exited 0, and was neither killed, timed out
+ * nor interrupted.  env.NPUSCOPE_RUN_DIR is the folder the run was written
+ * in (its temporary name); the published folder is DIR/<id>.
+ *
+ * Ownership: an ns_run owns all its strings and arrays; ns_run_free frees
+ * them.
+ */
+#ifndef NPUSCOPE_RUNS_H
+#define NPUSCOPE_RUNS_H
+
+#include "base/common.h"
+
+/* ====== Key/value lists ====== */
+typedef struct {
+    char *key;   /* owned */
+    char *value; /* owned */
+} ns_kv;
+
+typedef struct {
+    ns_kv *items; /* in insertion order */
+    int n;        /* used */
+    int cap;      /* allocated */
+} ns_kvlist;
+
+void ns_kv_set(ns_kvlist *l, const char *key, const char *value); /* replaces */
+const char *ns_kv_get(const ns_kvlist *l, const char *key);
+void ns_kv_free(ns_kvlist *l);
+/* Parse "K=V" into l; returns -1 if there is no '=' or K is empty. */
+int ns_kv_parse(ns_kvlist *l, const char *kv);
+
+/* ====== A run ====== */
+typedef struct {
+    char *name;   /* metric name */
+    double value; /* aggregated value (last, sum or max: see metrics.c) */
+    long count;   /* matches in the output */
+} ns_metric;
+
+typedef struct {
+    char *id;              /* folder name */
+    char **argv;           /* command, NULL-terminated */
+    ns_kvlist env;         /* environment npuscope set */
+    ns_kvlist tags;        /* axis values and --tag labels */
+    char *mode;            /* "cold", "warm" or "none" */
+    int repeat;            /* 1-based */
+    int warmup;            /* a --warmup run: kept, not counted */
+    int primer;            /* warm mode: the run that fills the cache */
+    char started_at[32];   /* ISO 8601 UTC */
+    double wall_s;         /* monotonic wall time of the child */
+    double user_s;         /* user CPU of the child tree */
+    double sys_s;          /* system CPU of the child tree */
+    double peak_rss_mb;    /* largest resident set in the tree, MiB */
+    int exit_code;         /* -1 when killed or not started */
+    int signal;            /* 0, or the signal that ended it */
+    int timed_out;         /* --timeout hit */
+    int interrupted;       /* npuscope got SIGINT/SIGTERM during the run */
+    char *error;           /* why it did not run, or NULL */
+    ns_metric *metrics;    /* metrics found in the output */
+    int nmetrics;          /* entries in metrics */
+    unsigned long long stdout_bytes; /* bytes the command wrote on stdout */
+    unsigned long long stderr_bytes; /* bytes the command wrote on stderr */
+    struct ns_report **reports;      /* reports found in its output (read back) */
+    int nreports;                    /* entries in reports */
+} ns_run;
+
+int ns_run_ok(const ns_run *r);
+void ns_run_free(ns_run *r);
+
+#endif

@@ -1,0 +1,143 @@
+/* npu_files.c -- schedule trace and strategy JSON readers (see npu_files.h). */
+#include "npu/files.h"
+
+#include "capture/rundir.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void ns_run_set_metric(ns_run *r, const char *name, double value) {
+    for (int i = 0; i < r->nmetrics; i++)
+        if (!strcmp(r->metrics[i].name, name)) {
+            r->metrics[i].value = value;
+            r->metrics[i].count = 1;
+            return;
+        }
+    r->metrics = ns_xrealloc(r->metrics, sizeof *r->metrics * (size_t)(r->nmetrics + 1));
+    r->metrics[r->nmetrics].name = ns_strdup(name);
+    r->metrics[r->nmetrics].value = value;
+    r->metrics[r->nmetrics].count = 1;
+    r->nmetrics++;
+}
+
+static json_t *ns__load(const char *path) {
+    json_error_t e;
+    json_t *j = json_load_file(path, 0, &e);
+    if (!j) ns_warn_at(path, e.line, "not valid JSON: %s", e.text);
+    return j;
+}
+
+/* ====== Schedule trace ====== */
+
+int ns_npu_schedule_metrics(const char *path, ns_run *r) {
+    json_t *j = ns__load(path);
+    if (!j) return -1;
+    const json_t *ev = json_is_object(j) ? json_object_get(j, "traceEvents") : j;
+    if (!json_is_array(ev)) {
+        ns_warn_at(path, 0, "no \"traceEvents\" array: not a schedule trace");
+        json_decref(j);
+        return -1;
+    }
+    static const char *const cats[4] = {"DMA", "DPU", "SW", "M2I"};
+    static const char *const count_name[4] = {"tasks_dma", "tasks_dpu", "tasks_sw", "tasks_m2i"};
+    static const char *const dur_name[4] = {"task_us_dma", "task_us_dpu", "task_us_sw", "task_us_m2i"};
+    double count[4] = {0}, dur[4] = {0};
+    size_t i;
+    json_t *e;
+    json_array_foreach(ev, i, e) {
+        const char *ph = json_string_value(json_object_get(e, "ph"));
+        const char *cat = json_string_value(json_object_get(e, "cat"));
+        const char *name = json_string_value(json_object_get(e, "name"));
+        if (!ph || strcmp(ph, "X") || !cat) continue;
+        if (name && strstr(name, "/variant_")) continue; /* per-variant copies */
+        for (int c = 0; c < 4; c++)
+            if (!strcmp(cat, cats[c])) {
+                count[c]++;
+                const json_t *d = json_object_get(e, "dur");
+                if (json_is_number(d)) dur[c] += json_number_value(d);
+            }
+    }
+    double total = 0;
+    for (int c = 0; c < 4; c++) {
+        total += count[c];
+        ns_run_set_metric(r, count_name[c], count[c]);
+        ns_run_set_metric(r, dur_name[c], dur[c]);
+    }
+    ns_run_set_metric(r, "tasks", total);
+    json_decref(j);
+    return 9;
+}
+
+/* ====== Strategy ====== */
+
+/* Tiles of a strategy document (see npu_files.h); -1 when it is not one. */
+static int ns__strategy_counts(const json_t *j, double *tiles_out, double *tiled_out) {
+    if (!json_is_object(j)) return -1;
+    double tiles = 0, tiled = 0;
+    json_t *seen = json_object(); /* VF hashes counted already */
+    const char *key;
+    json_t *op;
+    json_object_foreach((json_t *)j, key, op) {
+        const json_t *ts = json_object_get(op, "tilingStrategy");
+        if (!json_is_object(ts)) continue; /* "NONE": not tiled, no tiles counted */
+        double t = 1;
+        static const char *const dims[4] = {"N", "C", "H", "W"};
+        for (int d = 0; d < 4; d++) {
+            const json_t *v = json_object_get(ts, dims[d]);
+            if (json_is_number(v) && json_number_value(v) >= 1) t *= json_number_value(v);
+        }
+        const char *vf = json_string_value(json_object_get(op, "verticalFusionHash"));
+        if (vf && strcmp(vf, "Null") != 0) {
+            if (json_object_get(seen, vf)) continue; /* the region's tiles once */
+            json_object_set_new(seen, vf, json_true());
+        }
+        tiles += t;
+        if (t > 1) tiled++;
+    }
+    json_decref(seen);
+    *tiles_out = tiles;
+    *tiled_out = tiled;
+    return 0;
+}
+
+int ns_npu_strategy_text(const char *text, size_t len, double *tiles, double *tiled) {
+    json_error_t e;
+    json_t *j = json_loadb(text, len, 0, &e);
+    if (!j) return -1;
+    int rc = ns__strategy_counts(j, tiles, tiled);
+    json_decref(j);
+    return rc;
+}
+
+int ns_npu_strategy_metrics(const char *path, ns_run *r) {
+    json_t *j = ns__load(path);
+    if (!j) return -1;
+    double tiles, tiled;
+    if (ns__strategy_counts(j, &tiles, &tiled) != 0) {
+        ns_warn_at(path, 0, "not an object of layers: not a strategy file");
+        json_decref(j);
+        return -1;
+    }
+    ns_run_set_metric(r, "tiles", tiles);
+    ns_run_set_metric(r, "tiled_ops", tiled);
+    json_decref(j);
+    return 2;
+}
+
+void ns_npu_collected_metrics(const char *run_dir, ns_run *r) {
+    static const char *const traces[] = {"compileTimeScheduleTrace.json", NULL};
+    static const char *const strategies[] = {"strategy_out.json", NULL};
+    for (int i = 0; traces[i]; i++) {
+        char *p = ns_path_join_new(run_dir, traces[i]);
+        if (access(p, R_OK) == 0) ns_npu_schedule_metrics(p, r);
+        free(p);
+    }
+    for (int i = 0; strategies[i]; i++) {
+        char *p = ns_path_join_new(run_dir, strategies[i]);
+        if (access(p, R_OK) == 0) ns_npu_strategy_metrics(p, r);
+        free(p);
+    }
+}

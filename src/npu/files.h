@@ -1,0 +1,41 @@
+/* npu_files.h -- why a compile is costly: the files the NPU compiler leaves.
+ *
+ * With NPU_COMPILATION_MODE_PARAMS="enable-schedule-trace=true
+ * write-strategy-to-json=true" the compiler writes, into its working folder
+ * and under fixed names, a Chrome-style trace of the compile-time schedule
+ * (compileTimeScheduleTrace.json) and the multi-cluster/tiling strategy of
+ * every layer (strategy_out.json).  Every compile overwrites them, so
+ * `record --collect FILE` copies each into the run folder right after the
+ * run (only when the run wrote it: a stale copy from an earlier compile is
+ * left alone), and these readers turn them into run metrics:
+ *   tasks, tasks_dma, tasks_dpu, tasks_sw, tasks_m2i   scheduled tasks: "X"
+ *        events of those categories, not counting the per-variant copies of
+ *        DPU tasks ("/variant_" in the name)
+ *   task_us_dma, task_us_dpu, task_us_sw, task_us_m2i   their summed durations
+ *   tiles        N*C*H*W of every tiled op's tilingStrategy ("NONE" adds
+ *                nothing), an op of a vertical fusion region counted once
+ *                per region (by its hash)
+ *   tiled_ops    ops whose tiling is more than one tile
+ * so that `fit --x metric:tasks --y pass:FeasibleAllocation` can ask how the
+ * memory scheduler grows with the schedule it has to place.
+ */
+#ifndef NPUSCOPE_NPU_FILES_H
+#define NPUSCOPE_NPU_FILES_H
+
+#include "model/runs.h"
+
+/* Add the metrics of the schedule trace / strategy file at path to run r;
+ * returns the number of metrics added, or -1 (warning printed) when the file
+ * is not what it should be. */
+int ns_npu_schedule_metrics(const char *path, ns_run *r);
+int ns_npu_strategy_metrics(const char *path, ns_run *r);
+/* The same count from a strategy document held in memory (the compiler's
+ * dump-strategy-to-log form); 0, or -1 when it is not one. */
+int ns_npu_strategy_text(const char *text, size_t len, double *tiles, double *tiled);
+/* Look in run_dir for collected files by their usual names and add what
+ * they say to r. */
+void ns_npu_collected_metrics(const char *run_dir, ns_run *r);
+/* Set metric name of r to value (adding it). */
+void ns_run_set_metric(ns_run *r, const char *name, double value);
+
+#endif

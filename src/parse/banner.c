@@ -1,0 +1,202 @@
+/* parse_banner.c -- the banner block that opens MLIR and LLVM text reports.
+ *
+ * MLIR's text output strategy descends from llvm::TimerGroup, so both start
+ * with the same "===---===" banner, a title and a "Total Execution Time"
+ * line.  They differ in the column header: MLIR prints "----Wall Time----"
+ * and "----Name----", LLVM "---Wall Time---" and "--- Name ---" and adds
+ * "(Y wall clock)" to the total.  The column header is what decides: it also
+ * tells which columns every row carries and in which order, so a parser never
+ * assumes a fixed layout (flang always prints User and Wall, small LLVM runs
+ * drop the User column, -track-memory adds Mem).
+ *
+ * The title is not used to decide anything: downstream tools print their own
+ * titles ("Flang execution timing report").
+ */
+#include "parse/parse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ====== Banner ====== */
+
+long ns_banner_at(const char *s, size_t n) {
+    const char *p = memchr(s, '=', n);
+    while (p) {
+        size_t off = (size_t)(p - s);
+        size_t rest = n - off;
+        /* "===" + at least 20 dashes + "===", nothing after but blanks */
+        if (rest >= 26 && p[1] == '=' && p[2] == '=' && p[3] == '-') {
+            size_t i = 3;
+            while (i < rest && p[i] == '-') i++;
+            if (i >= 23 && i + 3 <= rest && p[i] == '=' && p[i + 1] == '=' &&
+                p[i + 2] == '=') {
+                size_t j = i + 3;
+                while (j < rest && (p[j] == ' ' || p[j] == '\t')) j++;
+                if (j == rest) return (long)off;
+            }
+        }
+        p = memchr(p + 1, '=', n - off - 1);
+    }
+    return -1;
+}
+
+void ns_hdr_begin(ns_hdr *h, long line) {
+    memset(h, 0, sizeof *h);
+    h->state = NS_HDR_TITLE;
+    h->line = line;
+    h->total = ns_num_absent();
+    h->wall_clock = ns_num_absent();
+}
+
+void ns_hdr_free(ns_hdr *h) {
+    free(h->title);
+    h->title = NULL;
+}
+
+static void ns__trim(const char **s, size_t *n) {
+    while (*n && (**s == ' ' || **s == '\t')) (*s)++, (*n)--;
+    while (*n && ((*s)[*n - 1] == ' ' || (*s)[*n - 1] == '\t')) (*n)--;
+}
+
+static int ns__starts(const char *s, size_t n, const char *w) {
+    size_t k = strlen(w);
+    return n >= k && memcmp(s, w, k) == 0;
+}
+
+/* "Total Execution Time: X seconds" or "... X seconds (Y wall clock)" */
+static int ns__total_line(ns_hdr *h, const char *s, size_t n) {
+    const char *key = "Total Execution Time:";
+    if (!ns__starts(s, n, key)) return 0;
+    const char *p = s + strlen(key), *end = s + n;
+    while (p < end && *p == ' ') p++;
+    if (ns_num_parse(&p, end, &h->total) != 0) return 0;
+    const char *wc = p;
+    while (wc < end && *wc != '(') wc++;
+    if (wc < end) {
+        wc++;
+        if (ns_num_parse(&wc, end, &h->wall_clock) == 0 &&
+            ns__starts(wc, (size_t)(end - wc), " wall clock"))
+            h->llvm = 1;
+    }
+    return 1;
+}
+
+/* Split the column header into dash-framed tokens.  Returns 1 if the line is
+ * a column header (has a Wall column and a Name column). */
+static int ns__columns(ns_hdr *h, const char *s, size_t n) {
+    const char *p = s, *end = s + n;
+    int wall = 0, name = 0, mlir_name = 0;
+    h->ncols = 0;
+    while (p < end) {
+        while (p < end && *p == ' ') p++;
+        if (p >= end) break;
+        if (*p != '-') return 0;
+        /* a token is dashes, a label (may hold single spaces), dashes */
+        const char *t = p;
+        while (p < end && *p == '-') p++;
+        const char *lab = p;
+        while (p < end && *p != '-') p++;
+        const char *labend = p;
+        long ndash = lab - t;
+        while (p < end && *p == '-') p++;
+        size_t ln = (size_t)(labend - lab);
+        ns__trim(&lab, &ln);
+        if (ln == 0) return 0;
+        ns_col c;
+        if (ln == 9 && memcmp(lab, "User Time", 9) == 0) c = NS_COL_USER;
+        else if (ln == 11 && memcmp(lab, "System Time", 11) == 0) c = NS_COL_SYS;
+        else if (ln == 11 && memcmp(lab, "User+System", 11) == 0) c = NS_COL_USERSYS;
+        else if (ln == 9 && memcmp(lab, "Wall Time", 9) == 0) c = NS_COL_WALL;
+        else if (ln == 3 && memcmp(lab, "Mem", 3) == 0) c = NS_COL_MEM;
+        else if (ln == 5 && memcmp(lab, "Instr", 5) == 0) c = NS_COL_INSTR;
+        else if (ln == 4 && memcmp(lab, "Name", 4) == 0) {
+            name = 1;
+            mlir_name = ndash == 4; /* "----Name----" vs "--- Name ---" */
+            break;
+        } else
+            return 0;
+        if (h->ncols >= NS_COL_COUNT) return 0;
+        if (c == NS_COL_WALL) wall = 1;
+        h->cols[h->ncols++] = c;
+    }
+    if (!wall || !name) return 0;
+    if (!mlir_name) h->llvm = 1;
+    return 1;
+}
+
+ns_hdr_state ns_hdr_feed(ns_hdr *h, const char *s, size_t n) {
+    const char *t = s;
+    size_t tn = n;
+    ns__trim(&t, &tn);
+    switch (h->state) {
+    case NS_HDR_TITLE:
+        if (tn == 0 || ns_banner_at(s, n) >= 0) {
+            h->state = NS_HDR_FAILED;
+            break;
+        }
+        h->title = ns_strndup(t, tn);
+        h->state = NS_HDR_BANNER2;
+        break;
+    case NS_HDR_BANNER2:
+        h->state = ns_banner_at(s, n) >= 0 ? NS_HDR_BODY : NS_HDR_FAILED;
+        break;
+    case NS_HDR_BODY:
+        if (tn == 0) break;
+        if (ns__total_line(h, t, tn)) break;
+        if (ns__columns(h, t, tn)) {
+            h->state = NS_HDR_DONE;
+            break;
+        }
+        /* a foreign line: tolerate a few (concurrent writers) */
+        if (++h->skipped > 8) h->state = NS_HDR_FAILED;
+        break;
+    case NS_HDR_DONE:
+    case NS_HDR_FAILED:
+        break;
+    }
+    return h->state;
+}
+
+/* ====== Shared row piece ====== */
+
+int ns_parse_timepct(const char **pp, const char *end, ns_num *val,
+                     ns_num *pct) {
+    const char *p = *pp;
+    while (p < end && *p == ' ') p++;
+    if (end - p >= 5 && memcmp(p, "-----", 5) == 0) {
+        /* LLVM prints "        -----     " when the group's total is
+         * below 1e-7: the placeholder owns five trailing blanks */
+        p += 5;
+        for (int i = 0; i < 5 && p < end && *p == ' '; i++) p++;
+        *val = ns_num_absent();
+        *pct = ns_num_absent();
+        *pp = p;
+        return 0;
+    }
+    if (ns_num_parse(&p, end, val) != 0) return -1;
+    if (p >= end || *p != ' ') return -1;
+    while (p < end && *p == ' ') p++;
+    if (p >= end || *p != '(') return -1;
+    p++;
+    while (p < end && *p == ' ') p++;
+    if (ns_num_parse(&p, end, pct) != 0) return -1;
+    if (end - p < 2 || p[0] != '%' || p[1] != ')') return -1;
+    *pp = p + 2;
+    return 0;
+}
+
+void ns_parse_warn_inexact(const ns_report *r, long line, const ns_num *val, const ns_num *pct,
+                           int n) {
+    for (int i = 0; i < n; i++) {
+        const ns_num *x = val[i].inexact ? &val[i] : pct[i].inexact ? &pct[i] : NULL;
+        if (!x) continue;
+        ns_buf b = {0};
+        ns_num_put(&b, *x, 0);
+        ns_warn_at(r->file, line,
+                   "a number with more digits than a double holds (or out of its range) "
+                   "is read as %s",
+                   b.data);
+        ns_buf_free(&b);
+        return; /* one message per row */
+    }
+}

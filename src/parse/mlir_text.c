@@ -1,0 +1,94 @@
+/* parse_mlir.c -- rows of MLIR's text timing report (mlir/lib/Support/Timing.cpp).
+ *
+ * A row is one "  %8.4f (%5.1f%%)" group per column named in the header,
+ * then two spaces, then 2*depth spaces of indentation, then the name:
+ *
+ *       0.3022 (  4.6%)    0.1517 (  3.2%)    'func.func' Pipeline
+ *
+ * Numbers are read token by token, never by fixed columns: "%8.4f" widens at
+ * 1000 s and a negative Rest is wider too.  The name is everything after the
+ * indentation, verbatim -- pass names hold spaces, quotes, brackets, "::".
+ * The report ends at the "Total" row at depth 0.  In list display
+ * (--mlir-timing-display=list) the first row is the hidden root timer
+ * "root", rows are flat and sorted by wall time; we keep them as printed.
+ */
+#include "parse/parse.h"
+
+#include <string.h>
+
+/* Compare two printed numbers by their text. */
+static int ns__same_printed(ns_num a, ns_num b) {
+    if (a.dec != b.dec) return 0;
+    if (a.dec < 0) return 1;
+    ns_buf x = {0}, y = {0};
+    ns_num_put(&x, a, 0);
+    ns_num_put(&y, b, 0);
+    int same = strcmp(x.data, y.data) == 0;
+    ns_buf_free(&x);
+    ns_buf_free(&y);
+    return same;
+}
+
+ns_feed ns_mlir_text_feed(ns_pstate *st, const char *s, size_t n, long line) {
+    const char *p = s, *end = s + n;
+    ns_num val[NS_COL_COUNT], pct[NS_COL_COUNT];
+    const ns_hdr *h = &st->hdr;
+    for (int i = 0; i < h->ncols; i++)
+        if (ns_parse_timepct(&p, end, &val[i], &pct[i]) != 0)
+            return NS_FEED_FOREIGN;
+    if (end - p < 3 || p[0] != ' ' || p[1] != ' ') return NS_FEED_FOREIGN;
+    p += 2;
+    const char *name = p;
+    while (name < end && *name == ' ') name++;
+    if (name == end) return NS_FEED_FOREIGN;
+    size_t indent = (size_t)(name - p);
+    /* more time columns than the header named: the layout changed under
+     * us (another report's row spliced in); not a row of this report */
+    {
+        const char *q = name;
+        ns_num v, pc;
+        if (ns_parse_timepct(&q, end, &v, &pc) == 0) return NS_FEED_FOREIGN;
+    }
+
+    ns_report *r = st->r;
+    ns_parse_warn_inexact(r, line, val, pct, h->ncols);
+    if (indent == 0 && end - name == 5 && memcmp(name, "Total", 5) == 0) {
+        for (int i = 0; i < h->ncols; i++) {
+            r->root->val[h->cols[i]] = val[i];
+            r->root->pct[h->cols[i]] = pct[i];
+        }
+        r->root->line = line;
+        r->complete = 1;
+        if (ns_num_present(r->header_total) &&
+            !ns__same_printed(r->header_total, r->root->val[NS_COL_WALL]))
+            ns_warn_at(r->file, line,
+                       "Total row differs from 'Total Execution Time' of the "
+                       "header at line %ld",
+                       r->line);
+        return NS_FEED_DONE;
+    }
+
+    if (st->rows == 0 && indent == 0 && end - name == 4 &&
+        memcmp(name, "root", 4) == 0)
+        r->list_mode = 1;
+    ns_node *node = ns_report_node(r);
+    node->name = ns_report_strdup(r, name, (size_t)(end - name));
+    node->line = line;
+    for (int i = 0; i < h->ncols; i++) {
+        node->val[h->cols[i]] = val[i];
+        node->pct[h->cols[i]] = pct[i];
+    }
+    if (indent % 2)
+        ns_warn_at(r->file, line, "odd indentation (%zu spaces); read as depth %zu",
+                   indent, indent / 2);
+    int want = (int)(indent / 2);
+    int got = ns_builder_add(&st->b, node, want);
+    if (got != want)
+        ns_warn_at(r->file, line,
+                   "row indented %d levels below its predecessor; attached "
+                   "at depth %d",
+                   want - (got - 1), got);
+    node->kind = ns_kind_of_name(node->name, got);
+    st->rows++;
+    return NS_FEED_ROW;
+}

@@ -1,0 +1,464 @@
+/* runs_read.c -- run.json files and run folders read into ns_run (see
+ * runs_read.h for what is read and what is forgiven).
+ *
+ * jansson parses the file; a value of the wrong type is caught here, and to
+ * say on which line it is (jansson keeps no positions for values) the raw
+ * text is walked once more by ns__key_line, a few lines of bracket counting
+ * that know where strings start and end.  That is all the JSON knowledge
+ * this file has of its own.
+ *
+ * Each field is read by a small getter that returns 0 when the member is
+ * absent (the default stays), 1 when it was read, and -1 after printing the
+ * one warning that skips the run; ns__load stops at the first -1.
+ */
+#include "parse/run_read.h"
+
+#include "model/report.h"
+#include "parse/tree_read.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ====== Where a member is written ====== */
+
+/* The line on which the top-level member `key` is written (sub == NULL), or
+ * the member `sub` of the object that is key's value; the line of `key`
+ * when sub is not there, 0 when key is not either.  Keys are compared byte
+ * for byte as written, so a key spelled with escapes is not found; for a
+ * repeated key the last one counts, as in jansson. */
+static long ns__key_line(const char *s, size_t n, const char *key, const char *sub) {
+    long line = 1, found = 0, str_line = 0;
+    const char *str = NULL; /* the last string seen */
+    size_t str_len = 0;     /* its length between the quotes */
+    int depth = 0, in_key = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '\n') {
+            line++;
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ']') {
+            depth--;
+        } else if (c == '"') {
+            str = s + i + 1;
+            str_line = line;
+            for (i++; i < n && s[i] != '"'; i++) {
+                if (s[i] == '\\' && i + 1 < n) i++;
+                if (s[i] == '\n') line++;
+            }
+            str_len = (size_t)(s + i - str);
+        } else if (c == ':' && str) {
+            int match_key = str_len == strlen(key) && memcmp(str, key, str_len) == 0;
+            if (depth == 1) {
+                in_key = match_key;
+                if (in_key) found = str_line;
+            } else if (depth == 2 && in_key && sub && str_len == strlen(sub) &&
+                       memcmp(str, sub, str_len) == 0) {
+                found = str_line;
+            }
+            str = NULL;
+        }
+    }
+    return found;
+}
+
+/* ====== Typed members ====== */
+
+typedef struct {
+    const char *path; /* run.json, for messages */
+    const char *text; /* its bytes */
+    size_t len;       /* their count */
+} ns__src;
+
+static const char *ns__type_name(const json_t *v) {
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER:
+    case JSON_REAL: return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "true/false";
+    default: return "null";
+    }
+}
+
+/* Warn that member key (or key.sub) is not what it must be; returns -1. */
+static int ns__bad(const ns__src *src, const char *key, const char *sub, const char *want,
+                   const json_t *v) {
+    long line = ns__key_line(src->text, src->len, key, sub);
+    if (sub)
+        ns_warn_at(src->path, line, "\"%s\" member \"%s\" must be %s, not %s; run skipped",
+                   key, sub, want, ns__type_name(v));
+    else
+        ns_warn_at(src->path, line, "\"%s\" must be %s, not %s; run skipped", key, want,
+                   ns__type_name(v));
+    return -1;
+}
+
+/* A number; null gives NaN when null_ok. */
+static int ns__get_double(const ns__src *src, const json_t *o, const char *key, int null_ok,
+                          double *out) {
+    const json_t *v = json_object_get(o, key);
+    if (!v) return 0;
+    if (json_is_null(v) && null_ok) {
+        *out = NAN;
+        return 1;
+    }
+    if (!json_is_number(v))
+        return ns__bad(src, key, NULL, null_ok ? "a number or null" : "a number", v);
+    *out = json_number_value(v);
+    return 1;
+}
+
+/* A whole number in [lo, hi]; null gives null_value when null_ok. */
+static int ns__get_int(const ns__src *src, const json_t *o, const char *key, long long lo,
+                       long long hi, int null_ok, long long null_value, long long *out) {
+    const json_t *v = json_object_get(o, key);
+    if (!v) return 0;
+    if (json_is_null(v) && null_ok) {
+        *out = null_value;
+        return 1;
+    }
+    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
+        char want[96];
+        snprintf(want, sizeof want, "a whole number from %lld to %lld%s", lo, hi,
+                 null_ok ? " or null" : "");
+        long line = ns__key_line(src->text, src->len, key, NULL);
+        if (json_is_integer(v))
+            ns_warn_at(src->path, line, "\"%s\" must be %s, not %lld; run skipped", key, want,
+                       (long long)json_integer_value(v));
+        else if (json_is_real(v))
+            ns_warn_at(src->path, line, "\"%s\" must be %s, not %g; run skipped", key, want,
+                       json_real_value(v));
+        else
+            return ns__bad(src, key, NULL, want, v);
+        return -1;
+    }
+    *out = (long long)json_integer_value(v);
+    return 1;
+}
+
+static int ns__get_bool(const ns__src *src, const json_t *o, const char *key, int *out) {
+    const json_t *v = json_object_get(o, key);
+    if (!v) return 0;
+    if (!json_is_boolean(v)) return ns__bad(src, key, NULL, "true or false", v);
+    *out = json_is_true(v);
+    return 1;
+}
+
+/* A string (copied into *out, replacing it); null leaves *out when null_ok. */
+static int ns__get_str(const ns__src *src, const json_t *o, const char *key, int null_ok,
+                       char **out) {
+    const json_t *v = json_object_get(o, key);
+    if (!v) return 0;
+    if (json_is_null(v) && null_ok) return 1;
+    if (!json_is_string(v))
+        return ns__bad(src, key, NULL, null_ok ? "a string or null" : "a string", v);
+    free(*out);
+    *out = ns_strdup(json_string_value(v));
+    return 1;
+}
+
+/* An object of strings, in the file's order (jansson keeps it).  Tags may
+ * also be whole numbers, kept as their decimal text. */
+static int ns__get_kv(const ns__src *src, const json_t *o, const char *key, int ints_ok,
+                      ns_kvlist *out) {
+    const json_t *v = json_object_get(o, key);
+    if (!v) return 0;
+    if (!json_is_object(v)) return ns__bad(src, key, NULL, "an object", v);
+    const char *k;
+    json_t *e;
+    json_object_foreach((json_t *)v, k, e) {
+        char num[32];
+        if (json_is_string(e)) {
+            ns_kv_set(out, k, json_string_value(e));
+        } else if (ints_ok && json_is_integer(e)) {
+            snprintf(num, sizeof num, "%lld", (long long)json_integer_value(e));
+            ns_kv_set(out, k, num);
+        } else {
+            return ns__bad(src, key, k, ints_ok ? "a string or a whole number" : "a string", e);
+        }
+    }
+    return 1;
+}
+
+static int ns__get_argv(const ns__src *src, const json_t *o, const char *key, char ***out) {
+    const json_t *v = json_object_get(o, key);
+    if (!v) return 0;
+    if (!json_is_array(v)) return ns__bad(src, key, NULL, "an array of strings", v);
+    size_t n = json_array_size(v);
+    for (size_t i = 0; i < n; i++)
+        if (!json_is_string(json_array_get(v, i)))
+            return ns__bad(src, key, NULL, "an array of strings", json_array_get(v, i));
+    *out = ns_xcalloc(n + 1, sizeof **out);
+    for (size_t i = 0; i < n; i++) (*out)[i] = ns_strdup(json_string_value(json_array_get(v, i)));
+    return 1;
+}
+
+/* "metrics": {NAME: number or null} with "metric_counts": {NAME: count};
+ * a null metric (declared, never matched) is not stored. */
+static int ns__get_metrics(const ns__src *src, const json_t *o, ns_run *r) {
+    const json_t *m = json_object_get(o, "metrics");
+    const json_t *c = json_object_get(o, "metric_counts");
+    if (m && !json_is_null(m) && !json_is_object(m))
+        return ns__bad(src, "metrics", NULL, "an object or null", m);
+    if (c && !json_is_null(c) && !json_is_object(c))
+        return ns__bad(src, "metric_counts", NULL, "an object or null", c);
+    if (!json_is_object(m)) return 0;
+    const char *k;
+    json_t *e;
+    json_object_foreach((json_t *)m, k, e) {
+        if (json_is_null(e)) continue;
+        if (!json_is_number(e)) return ns__bad(src, "metrics", k, "a number or null", e);
+        const json_t *ce = c ? json_object_get(c, k) : NULL;
+        if (ce && !json_is_integer(ce))
+            return ns__bad(src, "metric_counts", k, "a whole number", ce);
+        r->metrics = ns_xrealloc(r->metrics, sizeof *r->metrics * (size_t)(r->nmetrics + 1));
+        ns_metric *x = &r->metrics[r->nmetrics++];
+        x->name = ns_strdup(k);
+        x->value = json_number_value(e);
+        x->count = ce ? (long)json_integer_value(ce) : 1;
+    }
+    return 1;
+}
+
+/* ====== One run.json ====== */
+
+/* Every member ns_run keeps; -1 at the first bad one.  r is filled as far
+ * as it got (the caller frees it). */
+static int ns__load(const ns__src *src, const json_t *o, ns_run *r) {
+    long long x;
+    const json_t *fmt = json_object_get(o, "format");
+    if (fmt && (!json_is_string(fmt) || strcmp(json_string_value(fmt), "npuscope-run") != 0)) {
+        ns_warn_at(src->path, ns__key_line(src->text, src->len, "format", NULL),
+                   "\"format\" is not \"npuscope-run\"; run skipped");
+        return -1;
+    }
+    if (ns__get_int(src, o, "version", 1, 1000000, 0, 0, &x) < 0) return -1;
+    /* id: the folder name is the id (record makes them equal); the member
+     * is only checked */
+    char *id = NULL;
+    int rc = ns__get_str(src, o, "id", 0, &id);
+    free(id);
+    if (rc < 0) return -1;
+    if (ns__get_argv(src, o, "command", &r->argv) < 0) return -1;
+    if (ns__get_kv(src, o, "env", 0, &r->env) < 0) return -1;
+    if (ns__get_kv(src, o, "tags", 1, &r->tags) < 0) return -1;
+    if (ns__get_str(src, o, "mode", 0, &r->mode) < 0) return -1;
+    if (strcmp(r->mode, "cold") != 0 && strcmp(r->mode, "warm") != 0 &&
+        strcmp(r->mode, "none") != 0) {
+        ns_warn_at(src->path, ns__key_line(src->text, src->len, "mode", NULL),
+                   "\"mode\" must be \"cold\", \"warm\" or \"none\", not \"%s\"; run skipped",
+                   r->mode);
+        return -1;
+    }
+    if ((rc = ns__get_int(src, o, "repeat", 0, 1000000000, 0, 0, &x)) < 0) return -1;
+    if (rc) r->repeat = (int)x;
+    if (ns__get_bool(src, o, "warmup", &r->warmup) < 0) return -1;
+    if (ns__get_bool(src, o, "primer", &r->primer) < 0) return -1;
+    char *at = NULL;
+    rc = ns__get_str(src, o, "started_at", 1, &at);
+    if (at) snprintf(r->started_at, sizeof r->started_at, "%s", at);
+    free(at);
+    if (rc < 0) return -1;
+    if ((rc = ns__get_double(src, o, "wall_s", 1, &r->wall_s)) <= 0) {
+        if (rc == 0) ns_warn_at(src->path, 0, "no \"wall_s\"; run skipped");
+        return -1;
+    }
+    if (ns__get_double(src, o, "user_s", 1, &r->user_s) < 0) return -1;
+    if (ns__get_double(src, o, "sys_s", 1, &r->sys_s) < 0) return -1;
+    if (ns__get_double(src, o, "peak_rss_mb", 1, &r->peak_rss_mb) < 0) return -1;
+    if ((rc = ns__get_int(src, o, "exit_code", -1000000, 1000000, 1, -1, &x)) <= 0) {
+        if (rc == 0) ns_warn_at(src->path, 0, "no \"exit_code\"; run skipped");
+        return -1;
+    }
+    r->exit_code = (int)x;
+    if ((rc = ns__get_int(src, o, "signal", 0, 1000, 1, 0, &x)) < 0) return -1;
+    if (rc) r->signal = (int)x;
+    if (ns__get_bool(src, o, "timed_out", &r->timed_out) < 0) return -1;
+    if (ns__get_bool(src, o, "interrupted", &r->interrupted) < 0) return -1;
+    if (ns__get_str(src, o, "error", 1, &r->error) < 0) return -1;
+    if (ns__get_metrics(src, o, r) < 0) return -1;
+    if ((rc = ns__get_int(src, o, "stdout_bytes", 0, INT64_MAX, 0, 0, &x)) < 0) return -1;
+    if (rc) r->stdout_bytes = (unsigned long long)x;
+    if ((rc = ns__get_int(src, o, "stderr_bytes", 0, INT64_MAX, 0, 0, &x)) < 0) return -1;
+    if (rc) r->stderr_bytes = (unsigned long long)x;
+    /* the reports found in the run's output */
+    const json_t *reps = json_object_get(o, "reports");
+    if (json_is_array(reps)) {
+        size_t i;
+        json_t *rep;
+        json_array_foreach(reps, i, rep) {
+            const char *why;
+            ns_report *rp = ns_report_from_json(rep, src->path, &why);
+            if (!rp) {
+                ns_warn_at(src->path, ns__key_line(src->text, src->len, "reports", NULL),
+                           "report %zu: %s; report skipped", i + 1, why);
+                continue;
+            }
+            r->reports = ns_xrealloc(r->reports, sizeof *r->reports * (size_t)(r->nreports + 1));
+            r->reports[r->nreports++] = rp;
+        }
+    }
+    /* a run that succeeded without a time cannot be counted: say so */
+    if (ns_run_ok(r) && !(r->wall_s >= 0)) {
+        ns_warn_at(src->path, ns__key_line(src->text, src->len, "wall_s", NULL),
+                   "\"wall_s\" is %s, but the run succeeded; run skipped",
+                   isnan(r->wall_s) ? "null" : "negative");
+        return -1;
+    }
+    return 0;
+}
+
+int ns_run_load(const char *path, const char *id, ns_run *r) {
+    memset(r, 0, sizeof *r);
+    int rc = -1;
+    ns_buf text = {0};
+    json_t *root = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        ns_warn_at(path, 0, "%s; run skipped", strerror(errno));
+        goto out;
+    }
+    char chunk[8192];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) ns_buf_add(&text, chunk, got);
+    int read_failed = ferror(f);
+    fclose(f);
+    if (read_failed) {
+        ns_warn_at(path, 0, "read error; run skipped");
+        goto out;
+    }
+    json_error_t err;
+    root = json_loadb(text.data ? text.data : "", text.len, 0, &err);
+    if (!root) {
+        /* jansson quotes the bytes it stopped at, which may be anything */
+        for (char *p = err.text; *p; p++)
+            if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) *p = '?';
+        ns_warn_at(path, err.line, "not valid JSON: %s; run skipped", err.text);
+        goto out;
+    }
+    ns__src src = {path, text.data ? text.data : "", text.len};
+    if (!json_is_object(root)) {
+        ns_warn_at(path, 1, "the document must be an object, not %s; run skipped",
+                   ns__type_name(root));
+        goto out;
+    }
+    r->id = ns_strdup(id);
+    r->mode = ns_strdup("none");
+    r->wall_s = r->user_s = r->sys_s = r->peak_rss_mb = NAN;
+    r->exit_code = -1;
+    rc = ns__load(&src, root, r);
+out:
+    if (rc < 0) ns_run_free(r);
+    json_decref(root);
+    ns_buf_free(&text);
+    return rc;
+}
+
+/* ====== Run folders ====== */
+
+/* dir + "/" + a [+ "/" + b], without doubling a trailing slash of dir. */
+static char *ns__join_new(const char *dir, const char *a, const char *b) {
+    ns_buf p = {0};
+    ns_buf_puts(&p, dir);
+    if (p.len && p.data[p.len - 1] != '/') ns_buf_putc(&p, '/');
+    ns_buf_puts(&p, a);
+    if (b) {
+        ns_buf_putc(&p, '/');
+        ns_buf_puts(&p, b);
+    }
+    return p.data;
+}
+
+/* 1 if path is a regular file, 0 if it does not exist, -1 (warned) if it
+ * cannot be looked at. */
+static int ns__is_file(const char *path) {
+    struct stat st;
+    if (stat(path, &st) == 0) return S_ISREG(st.st_mode);
+    if (errno == ENOENT || errno == ENOTDIR) return 0;
+    ns_warn_at(path, 0, "%s; run skipped", strerror(errno));
+    return -1;
+}
+
+static int ns__cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Load path as run `id` and append it; 1 if it was read, 0 if skipped. */
+static int ns__append(const char *path, const char *id, ns_run **runs, int *nruns) {
+    ns_run r;
+    if (ns_run_load(path, id, &r) < 0) return 0;
+    *runs = ns_xrealloc(*runs, sizeof **runs * (size_t)(*nruns + 1));
+    (*runs)[(*nruns)++] = r;
+    return 1;
+}
+
+int ns_runs_read(const char *dir, ns_run **runs, int *nruns) {
+    int added = -1;
+    char *path = NULL, *id = NULL;
+    char **names = NULL;
+    size_t nnames = 0, cap = 0;
+    DIR *d = NULL;
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        ns_error("%s: %s", dir, strerror(errno));
+        goto out;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        ns_error("%s: not a folder (give a run folder or a folder of run folders)", dir);
+        goto out;
+    }
+    path = ns__join_new(dir, "run.json", NULL);
+    int single = ns__is_file(path);
+    if (single) {
+        /* the folder is a run: its name is the id */
+        size_t len = strlen(dir);
+        while (len > 1 && dir[len - 1] == '/') len--;
+        size_t start = len;
+        while (start > 0 && dir[start - 1] != '/') start--;
+        id = ns_strndup(dir + start, len - start);
+        added = single > 0 ? ns__append(path, id, runs, nruns) : 0;
+        goto out;
+    }
+    if (!(d = opendir(dir))) {
+        ns_error("%s: %s", dir, strerror(errno));
+        goto out;
+    }
+    for (;;) {
+        errno = 0;
+        struct dirent *e = readdir(d);
+        if (!e) break;
+        if (e->d_name[0] == '.') continue; /* ".", "..", runs being written */
+        if (nnames == cap) {
+            cap = cap ? cap * 2 : 64;
+            names = ns_xrealloc(names, sizeof *names * cap);
+        }
+        names[nnames++] = ns_strdup(e->d_name);
+    }
+    if (errno) {
+        ns_error("%s: %s", dir, strerror(errno));
+        goto out;
+    }
+    if (nnames) qsort(names, nnames, sizeof *names, ns__cmp_str);
+    added = 0;
+    for (size_t i = 0; i < nnames; i++) {
+        free(path);
+        path = ns__join_new(dir, names[i], "run.json");
+        if (ns__is_file(path) > 0) added += ns__append(path, names[i], runs, nruns);
+    }
+out:
+    if (d) closedir(d);
+    for (size_t i = 0; i < nnames; i++) free(names[i]);
+    free(names);
+    free(path);
+    free(id);
+    return added;
+}

@@ -1,0 +1,41 @@
+/* runs_read.h -- run folders read back: run.json into ns_run.
+ *
+ * `table` (and later `fit`, `diff`, `report`) take a run folder or a folder
+ * of run folders and need the runs in it.  This is the reading half of the
+ * run folder contract in runs.h; `record` owns the writing half.
+ *
+ * A folder is a run folder when it holds a run.json; otherwise each of its
+ * subfolders that holds one is a run, in the order of their names (run ids),
+ * except names starting with '.', which are runs still being written
+ * (record builds a run under a temporary dot-name and renames it into
+ * place).  Only one level is looked at.
+ *
+ * Reading is lenient about what it can do without and strict about what it
+ * cannot: a run.json that is not JSON, or whose fields have the wrong type,
+ * is one warning ("npuscope: DIR/ID/run.json:LINE: warning: ...", the line
+ * of the offending member where it can be found) and the run is skipped;
+ * the other runs are read.  Missing optional fields take defaults (no tags,
+ * mode "none", user/sys/RSS unknown = NaN); missing "wall_s" or
+ * "exit_code" is an error of the run, because without them a run cannot be
+ * counted or judged.  "ok" is not read: ns_run_ok recomputes it from the
+ * fields it is made of.  "reports" are read back into ns_report trees (a
+ * malformed one is a warning and is left out); "host", "signal_name" and the
+ * other informational members are ignored.
+ */
+#ifndef NPUSCOPE_RUNS_READ_H
+#define NPUSCOPE_RUNS_READ_H
+
+#include "model/runs.h"
+
+/* Append the runs of `dir` (a run folder, or a folder of run folders) to
+ * *runs / *nruns (the array is grown with realloc; free each run with
+ * ns_run_free, then the array).  Returns the number of runs appended, or -1
+ * (error printed) when dir does not exist, is not a folder or cannot be
+ * listed. */
+int ns_runs_read(const char *dir, ns_run **runs, int *nruns);
+
+/* Read one run.json at `path` into *r, naming the run `id`.  Returns 0, or
+ * -1 with a warning printed and *r left empty. */
+int ns_run_load(const char *path, const char *id, ns_run *r);
+
+#endif

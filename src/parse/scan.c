@@ -1,0 +1,898 @@
+/* scan.c -- the log scanner: lines in, reports out.
+ *
+ * Real logs are not clean reports.  The NPU compiler prints its tree on
+ * stdout between hundreds of INFO lines; the OpenVINO plugin colours its
+ * lines with ANSI codes; Windows tools end lines with CRLF; some pipelines
+ * put a log prefix ("[INFO] 12:00:01.123 [vpux-compiler] ") in front of
+ * every line; and llvm::errs() is unbuffered, so a concurrent writer can drop
+ * a foreign line into the middle of a report.  The scanner deals with all of
+ * that in one place so that the format parsers see clean rows:
+ *
+ *   - a line is cut at '\n', a trailing '\r' dropped, ANSI escapes removed;
+ *   - a report starts at a "===---===" banner (MLIR and LLVM text) or at a
+ *     "[" line followed by an MLIR JSON entry; whatever precedes the banner
+ *     on its line is that report's prefix, and is stripped from each of its
+ *     lines (a logger prefix by its shape "[LEVEL] time [name] ", anything
+ *     else by its length and character classes, so changing timestamps
+ *     still match);
+ *   - inside a report, a line that is not a row is skipped and counted;
+ *     NS_FOREIGN_RUN_MAX of them in a row, a new banner, or the end of
+ *     input mean the report was cut short: it is kept, marked incomplete,
+ *     and a warning names where;
+ *   - a file whose first byte is '{' (or '[' then '{') and that mentions
+ *     "traceEvents" / "ph" is a Chrome trace and goes to parse_trace.c.
+ *
+ * Deliberately left out: reassembling rows that a concurrent writer split in
+ * two (we skip the halves and say so), and interleaved rows of two reports
+ * printed at the same time by two processes.
+ */
+#include "parse/scan.h"
+
+#include "npu/npu.h"
+#include "npu/files.h"
+#include "parse/parse.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
+/* ====== Line reader ====== */
+
+typedef struct {
+    int fd;              /* input, or -1 for an in-memory buffer */
+    char *buf;           /* window of the input */
+    size_t cap;          /* bytes allocated in buf */
+    size_t start;        /* first unread byte in buf */
+    size_t end;          /* end of valid bytes in buf */
+    int eof;             /* no more bytes to read */
+    int skipping;        /* discarding the rest of an over-long line */
+    long lineno;         /* number of the line last returned */
+    const char *name;    /* input name for messages */
+    int io_error;        /* a read failed */
+} ns__reader;
+
+/* Bytes asked of read() at a time.  Between reports the scan runs near
+ * memory speed, so the cost of each read() call shows: with 8 KiB chunks
+ * a quarter of the time over a 1 GB log went to them.  256 KiB still
+ * stays in the L2 cache of most CPUs. */
+#define NS__READ_CHUNK (256u << 10)
+
+static int ns__fill(ns__reader *rd) {
+    if (rd->fd < 0) {
+        rd->eof = 1;
+        return 0;
+    }
+    if (rd->start > 0) {
+        memmove(rd->buf, rd->buf + rd->start, rd->end - rd->start);
+        rd->end -= rd->start;
+        rd->start = 0;
+    }
+    if (rd->end == rd->cap) {
+        rd->cap *= 2;
+        rd->buf = ns_xrealloc(rd->buf, rd->cap);
+    }
+    for (;;) {
+        ssize_t n = read(rd->fd, rd->buf + rd->end, rd->cap - rd->end);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            ns_error("%s: read error: %s", rd->name, strerror(errno));
+            rd->io_error = 1;
+            rd->eof = 1;
+            return -1;
+        }
+        if (n == 0) rd->eof = 1;
+        rd->end += (size_t)n;
+        return 0;
+    }
+}
+
+/* Next line without its '\n'; returns 0 at the end of input. */
+static int ns__getline(ns__reader *rd, const char **line, size_t *len) {
+    for (;;) {
+        char *s = rd->buf + rd->start;
+        size_t avail = rd->end - rd->start;
+        char *nl = avail ? memchr(s, '\n', avail) : NULL;
+        if (rd->skipping) {
+            if (nl) {
+                rd->start = (size_t)(nl + 1 - rd->buf);
+                rd->skipping = 0;
+                continue;
+            }
+            rd->start = rd->end = 0;
+            if (rd->eof) return 0;
+            ns__fill(rd);
+            continue;
+        }
+        if (nl || (rd->eof && avail)) {
+            *line = s;
+            *len = nl ? (size_t)(nl - s) : avail;
+            rd->start += *len + (nl ? 1 : 0);
+            rd->lineno++;
+            return 1;
+        }
+        if (rd->eof) return 0;
+        if (avail >= NS_LINE_MAX) {
+            rd->lineno++;
+            ns_warn_at(rd->name, rd->lineno,
+                       "line longer than %u MiB; the rest of it is skipped",
+                       NS_LINE_MAX >> 20);
+            *line = s;
+            *len = avail;
+            rd->start = rd->end;
+            rd->skipping = 1;
+            return 1;
+        }
+        ns__fill(rd);
+    }
+}
+
+/* ====== Skipping lines between reports ======
+ * Most of an NPU log is INFO noise between reports, and a line between
+ * reports matters only if a report may start on it: a banner ends in "==="
+ * and an MLIR JSON report starts with a line "[" (either possibly behind a
+ * log prefix, and possibly followed by blanks, a CR or a colour reset).  So
+ * the last significant character decides, and a noise line costs one newline
+ * search and a few compares -- no pass over its bytes. */
+/* Bytes that, last on a line, make it worth a closer look. */
+static const unsigned char ns__end_byte[256] = {
+    ['['] = 1, ['='] = 1, ['m'] = 1, [' '] = 1, ['\t'] = 1, ['\r'] = 1};
+
+static int ns__boring(const char *s, size_t n) {
+    if (!n || !ns__end_byte[(unsigned char)s[n - 1]]) return 1;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
+    if (!n) return 1;
+    char last = s[n - 1];
+    if (last == '[' || last == '=') return 0;
+    /* "...===\033[0m": a colour code at the end hides the real last byte */
+    if (last == 'm' && memchr(s, 0x1b, n)) return 0;
+    return 1;
+}
+
+/* Skipping noise, many lines at a time.  The whole lines from rd->start
+ * that ns__boring would drop one by one are skipped by finding newlines 64
+ * bytes at a time and looking only at the byte before each: a line needs
+ * a closer look when that byte is '[', '=', 'm', a blank, a tab or a CR.
+ * The skip stops before the first such line, or where fewer than 64 bytes
+ * are buffered.  Three implementations, the best the CPU has chosen at the
+ * first call: AVX2 (two 32-byte compares per block; chosen at run time, so
+ * the binary still runs on any x86-64), SSE2 (four 16-byte compares), and
+ * none (every line takes the ordinary path).  ns_scan_simd picks one by
+ * hand, so that the tests run each. */
+
+static int ns__simd = -1; /* NS_SIMD_* in use; -1 until chosen */
+
+#if defined(__SSE2__)
+/* The lines ending in the block at `at`, from its newline mask: skipped
+ * up to the first that needs a look.  Returns 1 when the skip stops. */
+__attribute__((always_inline)) static inline int ns__skip_block(const char *buf, size_t at,
+                                                                 uint64_t nl, size_t *line_start,
+                                                                 long *lines) {
+    for (; nl; nl &= nl - 1) {
+        size_t end = at + (size_t)__builtin_ctzll(nl);
+        /* a '\n' at offset 0 ends an empty line: the buffer starts at a
+         * line start */
+        if (end > 0 && ns__end_byte[(unsigned char)buf[end - 1]]) return 1;
+        (*lines)++;
+        *line_start = end + 1;
+    }
+    return 0;
+}
+
+static size_t ns__skip_sse2(const ns__reader *rd, long *lines) {
+    const __m128i nlv = _mm_set1_epi8('\n');
+    const char *buf = rd->buf;
+    size_t line_start = rd->start, end = rd->end;
+    long n = 0;
+    for (size_t at = rd->start; at + 64 <= end; at += 64) {
+        const char *p = buf + at;
+        uint64_t nl = 0;
+        for (int i = 0; i < 4; i++) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i));
+            nl |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nlv)) << (16 * i);
+        }
+        if (ns__skip_block(buf, at, nl, &line_start, &n)) break;
+    }
+    *lines = n;
+    return line_start;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define NS__HAVE_AVX2 1
+__attribute__((target("avx2"))) static size_t ns__skip_avx2(const ns__reader *rd, long *lines) {
+    const __m256i nlv = _mm256_set1_epi8('\n');
+    const char *buf = rd->buf;
+    size_t line_start = rd->start, end = rd->end;
+    long n = 0;
+    for (size_t at = rd->start; at + 64 <= end; at += 64) {
+        const char *p = buf + at;
+        __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)p);
+        __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+        uint64_t nl = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, nlv)) |
+                      (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, nlv))
+                          << 32;
+        if (ns__skip_block(buf, at, nl, &line_start, &n)) break;
+    }
+    *lines = n;
+    return line_start;
+}
+#endif
+#endif
+
+int ns_scan_simd(int want) {
+    int best = NS_SIMD_NONE;
+#if defined(__SSE2__)
+    best = NS_SIMD_SSE2;
+#if defined(NS__HAVE_AVX2)
+    if (__builtin_cpu_supports("avx2")) best = NS_SIMD_AVX2;
+#endif
+#endif
+    ns__simd = want < 0 || want > best ? best : want;
+    return ns__simd;
+}
+
+/* Returns the lines skipped. */
+static long ns__skip_noise(ns__reader *rd) {
+    long lines = 0;
+    size_t to = rd->start;
+    if (ns__simd < 0) ns_scan_simd(-1);
+    switch (ns__simd) {
+#if defined(NS__HAVE_AVX2)
+    case NS_SIMD_AVX2: to = ns__skip_avx2(rd, &lines); break;
+#endif
+#if defined(__SSE2__)
+    case NS_SIMD_SSE2: to = ns__skip_sse2(rd, &lines); break;
+#endif
+    default: break; /* NS_SIMD_NONE: line by line */
+    }
+    rd->start = to;
+    rd->lineno += lines;
+    return lines;
+}
+
+/* ====== Line cleaning ====== */
+
+/* Drop a trailing '\r' and ANSI escape sequences.  Returns the clean line,
+ * in `scratch` when something had to be removed. */
+static const char *ns__clean(const char *s, size_t *n, ns_buf *scratch) {
+    if (*n && s[*n - 1] == '\r') (*n)--;
+    if (!memchr(s, 0x1b, *n)) return s;
+    scratch->len = 0;
+    ns_buf_grow(scratch, *n);
+    for (size_t i = 0; i < *n; i++) {
+        if (s[i] != 0x1b) {
+            scratch->data[scratch->len++] = s[i];
+            continue;
+        }
+        if (i + 1 < *n && s[i + 1] == '[') { /* CSI: params, intermediates, final */
+            i += 2;
+            while (i < *n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] <= 0x3f) i++;
+            /* s[i] is the final byte (0x40-0x7e), skipped by the loop */
+        } else if (i + 1 < *n) {
+            i++; /* two-byte escape */
+        }
+    }
+    scratch->data[scratch->len] = 0;
+    *n = scratch->len;
+    return scratch->data;
+}
+
+/* ====== Log prefixes ====== */
+
+typedef enum {
+    NS__PFX_NONE,   /* the report's lines start at column 0 */
+    NS__PFX_LOGGER, /* "[LEVEL] time [name] " + indent spaces */
+    NS__PFX_SHAPE,  /* same length and character classes as the banner's */
+} ns__pfx_kind;
+
+typedef struct {
+    ns__pfx_kind kind; /* how to strip */
+    char *shape;       /* NS__PFX_SHAPE: the prefix, digits turned to '9' */
+    size_t len;        /* NS__PFX_SHAPE: its length */
+    size_t indent;     /* NS__PFX_LOGGER: spaces after the logger prefix */
+    char *raw;         /* the prefix as first seen, or NULL */
+} ns__prefix;
+
+/* Length of a logger prefix "[WORD] TIME [NAME] " at s, or 0.  Matches the
+ * NPU compiler's vpux::Logger and the OpenVINO NPU plugin's logger. */
+static size_t ns__logger_prefix(const char *s, size_t n) {
+    size_t i = 0;
+    if (i >= n || s[i] != '[') return 0;
+    i++;
+    size_t w = i;
+    while (i < n && s[i] >= 'A' && s[i] <= 'Z') i++;
+    if (i == w || i + 1 >= n || s[i] != ']' || s[i + 1] != ' ') return 0;
+    i += 2;
+    size_t t = i;
+    while (i < n && s[i] != ' ' && s[i] != '[') i++;
+    if (i == t || i + 1 >= n || s[i] != ' ' || s[i + 1] != '[') return 0;
+    i += 2;
+    while (i < n && s[i] != ']') i++;
+    if (i + 1 >= n || s[i + 1] != ' ') return 0;
+    return i + 2;
+}
+
+static void ns__prefix_set(ns__prefix *p, const char *s, size_t n) {
+    free(p->shape);
+    free(p->raw);
+    memset(p, 0, sizeof *p);
+    if (n == 0) return;
+    p->raw = ns_strndup(s, n);
+    size_t m = ns__logger_prefix(s, n);
+    if (m) {
+        size_t k = m;
+        while (k < n && s[k] == ' ') k++;
+        if (k == n) {
+            p->kind = NS__PFX_LOGGER;
+            p->indent = n - m;
+            return;
+        }
+    }
+    p->kind = NS__PFX_SHAPE;
+    p->len = n;
+    p->shape = ns_strndup(s, n);
+    for (size_t i = 0; i < n; i++)
+        if (p->shape[i] >= '0' && p->shape[i] <= '9') p->shape[i] = '9';
+}
+
+/* Strip the report's prefix from a line; returns -1 if it does not carry it. */
+static int ns__prefix_strip(const ns__prefix *p, const char **s, size_t *n) {
+    switch (p->kind) {
+    case NS__PFX_NONE:
+        return 0;
+    case NS__PFX_LOGGER: {
+        size_t m = ns__logger_prefix(*s, *n);
+        if (!m || *n < m + p->indent) return -1;
+        for (size_t i = 0; i < p->indent; i++)
+            if ((*s)[m + i] != ' ') return -1;
+        *s += m + p->indent;
+        *n -= m + p->indent;
+        return 0;
+    }
+    case NS__PFX_SHAPE:
+        if (*n < p->len) return -1;
+        for (size_t i = 0; i < p->len; i++) {
+            char c = (*s)[i];
+            if (p->shape[i] == '9' ? !(c >= '0' && c <= '9') : c != p->shape[i])
+                return -1;
+        }
+        *s += p->len;
+        *n -= p->len;
+        return 0;
+    }
+    return -1;
+}
+
+/* ====== The state machine ====== */
+
+typedef enum {
+    NS__IDLE,      /* between reports */
+    NS__HEADER,    /* inside a banner block */
+    NS__TEXT,      /* rows of an MLIR or LLVM text report */
+    NS__JSON_OPEN, /* saw "[": an MLIR JSON report may follow */
+    NS__JSON,      /* entries of an MLIR JSON report */
+} ns__state;
+
+typedef struct {
+    ns_scanner *sc;       /* options and counters across inputs */
+    const char *name;     /* input name */
+    ns_sink sink;         /* receiver of finished reports */
+    void *ctx;            /* sink's context */
+    ns__state state;      /* where we are */
+    ns__prefix pfx;       /* prefix of the current report */
+    ns_pstate ps;         /* parser state of the current report */
+    long start_line;      /* first line of the current report */
+    char *label;          /* label from the nearest --label-regex match */
+    ns_buf scratch;       /* cleaned line */
+    int found;            /* reports found in this input */
+    ns_report *held;      /* npu: finished report, kept for facts after it */
+    ns_fact next[16];     /* npu: facts for the report that comes next */
+    int nnext;            /* npu: entries in next */
+    char *subgraph;       /* npuw: name from a "Compiling Subgraph" line */
+    int strat;            /* npu: 1 after "Final strategies ...", 2 inside its JSON */
+    int strat_depth;      /* npu: open braces of that JSON */
+    ns_buf strat_json;    /* npu: the JSON collected so far */
+} ns__scan;
+
+static void ns__label_check(ns__scan *st, const char *s, size_t n) {
+    if (!st->sc->has_label_re) return;
+    char *line = ns_strndup(s, n);
+    regmatch_t m[2];
+    if (regexec(&st->sc->label_re, line, 2, m, 0) == 0) {
+        int g = m[1].rm_so >= 0 ? 1 : 0;
+        free(st->label);
+        st->label = ns_strndup(line + m[g].rm_so, (size_t)(m[g].rm_eo - m[g].rm_so));
+    }
+    free(line);
+}
+
+/* Compiles in an NPUW layout ("generate:3,prefill:3,lm_head:1" -> 7). */
+static int ns__npuw_total(const char *layout) {
+    int total = 0;
+    for (const char *p = strchr(layout, ':'); p; p = strchr(p + 1, ':')) total += atoi(p + 1);
+    return total;
+}
+
+/* Hand a report to the sink (or drop it once the sink asked to stop). */
+static void ns__emit(ns__scan *st, ns_report *r) {
+    if (st->sc->stopped) {
+        ns_report_free(r);
+        return;
+    }
+    if (st->sink(r, st->ctx) != 0) st->sc->stopped = 1;
+}
+
+/* Give a new report its index and its label: the nearest --label-regex
+ * match before it, a developer build's NPUW subgraph name, its place in
+ * the NPUW layout, or "#N". */
+static void ns__number(ns__scan *st, ns_report *r) {
+    r->index = st->sc->next_index++;
+    if (st->label) {
+        r->label = ns_strdup(st->label);
+    } else if (st->subgraph) { /* a developer build named it */
+        r->label = st->subgraph;
+        st->subgraph = NULL;
+    } else if (st->sc->npuw) {
+        char tmp[128];
+        int rc = ns_npuw_label(st->sc->npuw, st->found, tmp, sizeof tmp);
+        if (rc == -2) /* a malformed layout (the command line checks it) */
+            snprintf(tmp, sizeof tmp, "#%d", r->index + 1);
+        if (rc == -1 && st->found == ns__npuw_total(st->sc->npuw))
+            ns_warn_at(st->name, r->line,
+                       "more reports than the NPUW layout '%s' has compiles; the "
+                       "rest are labelled extra/N", st->sc->npuw);
+        r->label = ns_strdup(tmp);
+    } else {
+        char tmp[32];
+        snprintf(tmp, sizeof tmp, "#%d", r->index + 1);
+        r->label = ns_strdup(tmp);
+    }
+}
+
+static void ns__begin(ns__scan *st, ns_producer prod) {
+    if (st->held) { /* facts after it can no longer come */
+        ns__emit(st, st->held);
+        st->held = NULL;
+    }
+    ns_report *r = ns_report_new(prod, st->name, st->start_line);
+    ns__number(st, r);
+    for (int i = 0; i < st->nnext; i++) {
+        ns_report_set_fact(r, st->next[i].name, st->next[i].value);
+        free(st->next[i].name);
+    }
+    st->nnext = 0;
+    memset(&st->ps.b, 0, sizeof st->ps.b);
+    st->ps.r = r;
+    st->ps.sp = 0;
+    st->ps.rows = 0;
+    st->ps.foreign = st->ps.foreign_run = st->ps.foreign_first = 0;
+    ns_builder_init(&st->ps.b, r);
+    st->found++;
+}
+
+/* Hand the current report to the sink. */
+static void ns__finish(ns__scan *st, long last_line) {
+    ns_report *r = st->ps.r;
+    st->ps.r = NULL;
+    r->end_line = last_line;
+    if (st->ps.foreign)
+        ns_warn_at(r->file, st->ps.foreign_first,
+                   "report %s: skipped %ld %s of it",
+                   r->label, st->ps.foreign,
+                   st->ps.foreign == 1 ? "line that is not a row" : "lines that are not rows");
+    if (!r->complete)
+        ns_warn_at(r->file, r->line,
+                   "report %s is incomplete (no Total row; %d row%s read up to "
+                   "line %ld%s)",
+                   r->label, st->ps.rows, st->ps.rows == 1 ? "" : "s", last_line,
+                   st->ps.foreign_run ? ", then lines that are not rows" : "");
+    ns_builder_free(&st->ps.b);
+    ns_hdr_free(&st->ps.hdr);
+    st->state = NS__IDLE;
+    if (st->sc->npu || st->sc->npuw) {
+        /* "Compile net time" and the peak memory come after the report */
+        if (st->held) ns__emit(st, st->held);
+        st->held = r;
+        return;
+    }
+    ns__emit(st, r);
+}
+
+/* npu: the strategy the compiler logs with dump-strategy-to-log=true: a
+ * line "Final strategies for output pipelining:", then a message that is a
+ * pretty-printed JSON object on lines of its own.  Its tile count becomes a
+ * fact of the next report.  Returns 1 when the line was part of it. */
+static int ns__npu_strategy(ns__scan *st, const char *s, size_t n) {
+    if (!st->strat) {
+        const char *key = "Final strategies for output pipelining:";
+        size_t kl = strlen(key);
+        for (size_t i = 0; i + kl <= n; i++)
+            if (s[i] == 'F' && !memcmp(s + i, key, kl)) {
+                st->strat = 1;
+                st->strat_json.len = 0;
+                return 1;
+            }
+        return 0;
+    }
+    if (st->strat == 1) { /* a logger line opens the message; the JSON follows */
+        const char *p = s, *end = s + n;
+        while (p < end && *p == ' ') p++;
+        if (p < end && *p == '{') {
+            st->strat = 2;
+            st->strat_depth = 0;
+        } else if (++st->strat_depth > 3) { /* no JSON came: not a dump */
+            st->strat = 0;
+            st->strat_depth = 0;
+            return 0;
+        } else {
+            return 1;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '{') st->strat_depth++;
+        else if (s[i] == '}') st->strat_depth--;
+    }
+    ns_buf_add(&st->strat_json, s, n);
+    ns_buf_putc(&st->strat_json, '\n');
+    if (st->strat_depth <= 0 || st->strat_json.len > (64u << 20)) {
+        double tiles, tiled;
+        if (ns_npu_strategy_text(st->strat_json.data, st->strat_json.len, &tiles, &tiled) == 0) {
+            const char *names[2] = {"tiles", "tiled_ops"};
+            double vals[2] = {tiles, tiled};
+            for (int k = 0; k < 2; k++) {
+                int i;
+                for (i = 0; i < st->nnext; i++)
+                    if (!strcmp(st->next[i].name, names[k])) break;
+                if (i == st->nnext && st->nnext < 16) st->next[st->nnext++].name = ns_strdup(names[k]);
+                if (i < 16) st->next[i].value = vals[k];
+            }
+        }
+        st->strat = 0;
+        st->strat_depth = 0;
+        st->strat_json.len = 0;
+    }
+    return 1;
+}
+
+/* npu: facts and subgraph names on lines between reports */
+static void ns__npu_line(ns__scan *st, const char *s, size_t n) {
+    const char *name;
+    double value;
+    ns_fact_side side;
+    if (ns__npu_strategy(st, s, n)) return;
+    if (ns_npu_fact(s, n, &name, &value, &side)) {
+        if (side == NS_FACT_PREV) {
+            if (st->held) ns_report_set_fact(st->held, name, value);
+        } else {
+            int i;
+            for (i = 0; i < st->nnext; i++)
+                if (!strcmp(st->next[i].name, name)) break;
+            if (i == st->nnext && st->nnext < 16) st->next[st->nnext++].name = ns_strdup(name);
+            if (i < 16) st->next[i].value = value;
+        }
+        return;
+    }
+    size_t k;
+    if (st->sc->npuw && (k = ns_npuw_subgraph(s, n, &name))) {
+        free(st->subgraph);
+        st->subgraph = ns_strndup(name, k);
+    }
+}
+
+static void ns__idle(ns__scan *st, const char *s, size_t n, long line);
+
+static void ns__foreign(ns__scan *st, const char *raw, size_t rawn, long line) {
+    if (st->ps.foreign++ == 0) st->ps.foreign_first = line;
+    st->ps.foreign_run++;
+    if (ns_banner_at(raw, rawn) >= 0) {
+        /* a new report starts: the current one was cut short before the
+         * run of non-rows that led up to this banner */
+        st->ps.foreign_run--;
+        st->ps.foreign -= st->ps.foreign_run + 1;
+        ns__finish(st, line - 1 - st->ps.foreign_run);
+        ns__idle(st, raw, rawn, line);
+        return;
+    }
+    ns__label_check(st, raw, rawn);
+    if (st->ps.foreign_run >= NS_FOREIGN_RUN_MAX) {
+        st->ps.foreign -= st->ps.foreign_run;
+        ns__finish(st, line - st->ps.foreign_run);
+    }
+}
+
+static void ns__idle(ns__scan *st, const char *s, size_t n, long line) {
+    /* Progress output rewrites its line with CRs ("50%\r100%\r"): a
+     * terminal shows what follows the last one, and a report may start
+     * there.  (Only between reports: inside one, a CR is the row's.) */
+    const char *cr = memchr(s, '\r', n);
+    if (cr) {
+        for (const char *q = cr; (q = memchr(q + 1, '\r', n - (size_t)(q + 1 - s))) != NULL;) cr = q;
+        n -= (size_t)(cr + 1 - s);
+        s = cr + 1;
+    }
+    if (st->sc->npu || st->sc->npuw) ns__npu_line(st, s, n);
+    long off = ns_banner_at(s, n);
+    if (off >= 0) {
+        ns__prefix_set(&st->pfx, s, (size_t)off);
+        ns_hdr_begin(&st->ps.hdr, line);
+        st->start_line = line;
+        st->state = NS__HEADER;
+        return;
+    }
+    /* "[" alone (after an optional prefix): maybe an MLIR JSON report */
+    size_t k = n;
+    while (k && (s[k - 1] == ' ' || s[k - 1] == '\t')) k--;
+    if (k && s[k - 1] == '[') {
+        size_t pl = k - 1;
+        while (pl && s[pl - 1] == ' ') pl--;
+        if (pl == 0 || ns__logger_prefix(s, k - 1)) {
+            ns__prefix_set(&st->pfx, s, k - 1);
+            st->start_line = line;
+            st->state = NS__JSON_OPEN;
+            return;
+        }
+    }
+    ns__label_check(st, s, n);
+}
+
+static void ns__line(ns__scan *st, const char *raw, size_t rawn, long line) {
+    const char *s = raw;
+    size_t n = rawn;
+    if (st->state == NS__IDLE) { /* most lines of a log: keep this path short */
+        ns__idle(st, s, n, line);
+        return;
+    }
+    /* a line with a NUL byte is never a row (names are C strings) */
+    int has_nul = memchr(raw, 0, rawn) != NULL;
+    switch (st->state) {
+    case NS__IDLE:
+        return;
+    case NS__HEADER: {
+        if (has_nul || ns__prefix_strip(&st->pfx, &s, &n) != 0) {
+            if (++st->ps.hdr.skipped <= 8) return;
+            st->ps.hdr.state = NS_HDR_FAILED;
+        } else {
+            ns_hdr_feed(&st->ps.hdr, s, n);
+        }
+        if (st->ps.hdr.state == NS_HDR_FAILED) {
+            ns_hdr_free(&st->ps.hdr);
+            st->state = NS__IDLE;
+            ns__idle(st, raw, rawn, line);
+        } else if (st->ps.hdr.state == NS_HDR_DONE) {
+            ns_hdr h = st->ps.hdr;
+            ns__begin(st, h.llvm ? NS_PROD_LLVM : NS_PROD_MLIR_TEXT);
+            ns_report *r = st->ps.r;
+            r->title = h.title ? ns_strdup(h.title) : NULL;
+            if (h.llvm) {
+                r->header_total = h.total;
+                r->header_wall = h.wall_clock;
+            } else {
+                r->header_total = h.total;
+            }
+            for (int i = 0; i < h.ncols; i++) r->cols |= NS_COLBIT(h.cols[i]);
+            if (st->pfx.raw) r->prefix = ns_strdup(st->pfx.raw);
+            st->state = NS__TEXT;
+        }
+        return;
+    }
+    case NS__TEXT:
+    case NS__JSON: {
+        ns_feed f = NS_FEED_FOREIGN;
+        if (!has_nul && ns__prefix_strip(&st->pfx, &s, &n) == 0)
+            f = st->state == NS__JSON ? ns_mlir_json_feed(&st->ps, s, n, line)
+                : st->ps.hdr.llvm     ? ns_llvm_feed(&st->ps, s, n, line)
+                                      : ns_mlir_text_feed(&st->ps, s, n, line);
+        if (f == NS_FEED_FOREIGN) {
+            ns__foreign(st, raw, rawn, line);
+            return;
+        }
+        st->ps.foreign_run = 0;
+        if (f == NS_FEED_DONE) ns__finish(st, line);
+        return;
+    }
+    case NS__JSON_OPEN:
+        if (!has_nul && ns__prefix_strip(&st->pfx, &s, &n) == 0 &&
+            ns_mlir_json_entry_line(s, n)) {
+            ns__begin(st, NS_PROD_MLIR_JSON);
+            st->state = NS__JSON;
+            /* the first entry counts like any other: one that is not an
+             * entry after all is reported with the report, not dropped */
+            ns_feed f = ns_mlir_json_feed(&st->ps, s, n, line);
+            if (f == NS_FEED_FOREIGN) ns__foreign(st, raw, rawn, line);
+            else if (f == NS_FEED_DONE) ns__finish(st, line);
+            return;
+        }
+        st->state = NS__IDLE;
+        ns__idle(st, raw, rawn, line);
+        return;
+    }
+}
+
+static void ns__end(ns__scan *st, long last_line) {
+    if (st->state == NS__TEXT || st->state == NS__JSON) {
+        long last = last_line - st->ps.foreign_run;
+        st->ps.foreign -= st->ps.foreign_run;
+        ns__finish(st, last);
+    } else if (st->state == NS__HEADER) {
+        /* cut inside its header: no rows to show, but say where it was */
+        ns_warn_at(st->name, st->start_line,
+                   "a report starts here, but the input ends inside its header (line %ld)",
+                   last_line);
+        ns_hdr_free(&st->ps.hdr);
+    }
+    if (st->held) ns__emit(st, st->held);
+    st->held = NULL;
+    for (int i = 0; i < st->nnext; i++) free(st->next[i].name);
+    st->nnext = 0;
+    free(st->subgraph);
+    st->subgraph = NULL;
+    ns_buf_free(&st->strat_json);
+    free(st->ps.stack);
+    st->ps.stack = NULL;
+    free(st->pfx.shape);
+    free(st->pfx.raw);
+    st->pfx.shape = st->pfx.raw = NULL;
+    free(st->label);
+    st->label = NULL;
+    ns_buf_free(&st->scratch);
+}
+
+/* ====== Chrome traces ====== */
+
+static const char *ns__memmem(const char *h, size_t hn, const char *nd, size_t nn) {
+    if (nn == 0) return h;
+    for (size_t i = 0; i + nn <= hn; i++)
+        if (h[i] == nd[0] && memcmp(h + i, nd, nn) == 0) return h + i;
+    return NULL;
+}
+
+/* Does the start of the input look like a trace-event JSON document? */
+static int ns__looks_like_trace(const char *s, size_t n) {
+    size_t i = 0;
+    if (n >= 3 && (unsigned char)s[0] == 0xef && (unsigned char)s[1] == 0xbb &&
+        (unsigned char)s[2] == 0xbf)
+        i = 3; /* UTF-8 byte order mark */
+    while (i < n && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t')) i++;
+    if (i >= n) return 0;
+    size_t look = n - i < 4096 ? n - i : 4096;
+    if (s[i] == '{') return ns__memmem(s + i, look, "\"traceEvents\"", 13) != NULL;
+    if (s[i] == '[') {
+        size_t j = i + 1;
+        while (j < n && (s[j] == ' ' || s[j] == '\n' || s[j] == '\r' || s[j] == '\t')) j++;
+        if (j >= n || s[j] != '{' || j - i >= look) return 0; /* blanks only in the window */
+        size_t rest = look - (j - i);
+        return ns__memmem(s + j, rest, "\"ph\"", 4) && !ns_mlir_json_entry_line(s + j, rest);
+    }
+    return 0;
+}
+
+static int ns__trace(ns__scan *st, const char *data, size_t len) {
+    ns_report *r = ns_trace_parse(data, len, st->name);
+    if (!r) return -1;
+    ns__number(st, r);
+    st->found++;
+    if (st->sink(r, st->ctx) != 0) st->sc->stopped = 1;
+    return 0;
+}
+
+/* ====== Public ====== */
+
+void ns_scanner_init(ns_scanner *sc) { memset(sc, 0, sizeof *sc); }
+
+int ns_scanner_set_label_regex(ns_scanner *sc, const char *re) {
+    if (sc->has_label_re) regfree(&sc->label_re);
+    sc->has_label_re = 0;
+    const char *refusal = ns_regex_refusal(re);
+    if (refusal) {
+        ns_error("--label-regex '%s': the regex %s", re, refusal);
+        return -1;
+    }
+    int rc = regcomp(&sc->label_re, re, REG_EXTENDED);
+    if (rc != 0) {
+        char msg[256];
+        regerror(rc, &sc->label_re, msg, sizeof msg);
+        ns_error("--label-regex '%s': %s", re, msg);
+        return -1;
+    }
+    sc->has_label_re = 1;
+    return 0;
+}
+
+void ns_scanner_free(ns_scanner *sc) {
+    if (sc->has_label_re) regfree(&sc->label_re);
+    sc->has_label_re = 0;
+}
+
+static int ns__scan_reader(ns_scanner *sc, ns__reader *rd, ns_sink sink, void *ctx) {
+    ns__scan st;
+    memset(&st, 0, sizeof st);
+    st.sc = sc;
+    st.name = rd->name;
+    st.sink = sink;
+    st.ctx = ctx;
+
+    /* Look at the first bytes to tell a trace document from a log.  A
+     * UTF-8 byte order mark (editors on Windows write one) is skipped. */
+    while (!rd->eof && rd->end < 4096) ns__fill(rd);
+    size_t bom = rd->end >= 3 && memcmp(rd->buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    if (ns__looks_like_trace(rd->buf + bom, rd->end - bom)) {
+        while (!rd->eof) ns__fill(rd);
+        sc->bytes += rd->end;
+        if (rd->io_error) return -1;
+        /* a trace that cannot be read as one has said why; like a log
+         * without a report it yields nothing (exit 1, docs/formats.md):
+         * exit 2 is for inputs that cannot be opened or read at all */
+        ns__trace(&st, rd->buf + bom, rd->end - bom);
+        return st.found;
+    }
+    rd->start = bom;
+    sc->bytes += bom;
+
+    const char *s;
+    size_t n;
+    /* labels and NPU facts need every line */
+    int fast = !sc->has_label_re && !sc->npu && !sc->npuw;
+    for (;;) {
+        if (fast && st.state == NS__IDLE) {
+            size_t before = rd->start;
+            sc->lines += ns__skip_noise(rd);
+            sc->bytes += rd->start - before;
+        }
+        if (sc->stopped || !ns__getline(rd, &s, &n)) break;
+        sc->bytes += n + 1;
+        sc->lines++;
+        if (fast && st.state == NS__IDLE && ns__boring(s, n)) continue;
+        size_t cn = n;
+        const char *c = ns__clean(s, &cn, &st.scratch);
+        ns__line(&st, c, cn, rd->lineno);
+    }
+    ns__end(&st, rd->lineno);
+    if (rd->io_error) return -1;
+    return st.found;
+}
+
+int ns_scan_path(ns_scanner *sc, const char *path, ns_sink sink, void *ctx) {
+    int stdin_input = strcmp(path, "-") == 0;
+    int fd = stdin_input ? 0 : open(path, O_RDONLY);
+    if (fd < 0) {
+        ns_error("%s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat stt;
+    if (fstat(fd, &stt) == 0 && S_ISDIR(stt.st_mode)) {
+        ns_error("%s: is a directory", path);
+        close(fd);
+        return -1;
+    }
+    ns__reader rd;
+    memset(&rd, 0, sizeof rd);
+    rd.fd = fd;
+    rd.cap = NS__READ_CHUNK;
+    rd.buf = ns_xmalloc(rd.cap);
+    rd.name = stdin_input ? "<stdin>" : path;
+    int rc = ns__scan_reader(sc, &rd, sink, ctx);
+    free(rd.buf);
+    if (!stdin_input) close(fd);
+    return rc;
+}
+
+int ns_scan_buffer(ns_scanner *sc, const char *name, const char *data,
+                   size_t len, ns_sink sink, void *ctx) {
+    ns__reader rd;
+    memset(&rd, 0, sizeof rd);
+    rd.fd = -1;
+    rd.cap = len + 1;
+    rd.buf = ns_xmalloc(rd.cap);
+    memcpy(rd.buf, data, len);
+    rd.end = len;
+    rd.eof = 1;
+    rd.name = name;
+    int rc = ns__scan_reader(sc, &rd, sink, ctx);
+    free(rd.buf);
+    return rc;
+}

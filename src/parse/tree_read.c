@@ -1,0 +1,151 @@
+/* report_json.c -- tree JSON to ns_report (see report_json.h).
+ *
+ * The walk is iterative with an explicit stack, like every other walk of a
+ * tree in npuscope: a 10,000-deep report must not exhaust the C stack.
+ */
+#include "parse/tree_read.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Fewest decimals (0..9) whose printing gives v back. */
+static signed char ns__decimals(double v) {
+    char buf[64];
+    for (int d = 0; d <= 9; d++) {
+        snprintf(buf, sizeof buf, "%.*f", d, v);
+        if (strtod(buf, NULL) == v) return (signed char)d;
+    }
+    return 9;
+}
+
+static ns_num ns__num(const json_t *v) {
+    if (!v || json_is_null(v) || !json_is_number(v)) return ns_num_absent();
+    ns_num n;
+    n.v = json_number_value(v);
+    n.dec = json_is_integer(v) ? 0 : ns__decimals(n.v);
+    return n;
+}
+
+static const char *const ns__keys[NS_COL_COUNT] = {
+    "wall_s", "user_s", "sys_s", "user_sys_s", "mem_bytes", "instructions"};
+
+static ns_kind ns__kind(const char *s, const char *name, int depth) {
+    static const struct { const char *s; ns_kind k; } t[] = {
+        {"scope", NS_KIND_SCOPE},       {"pass", NS_KIND_PASS},
+        {"pipeline", NS_KIND_PIPELINE}, {"analysis", NS_KIND_ANALYSIS},
+        {"rest", NS_KIND_REST},         {"total", NS_KIND_TOTAL}};
+    if (s)
+        for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+            if (!strcmp(s, t[i].s)) return t[i].k;
+    return ns_kind_of_name(name, depth);
+}
+
+/* Fill node n from object o (values, name, kind); 0 or -1. */
+static int ns__fill(ns_report *r, ns_node *n, const json_t *o, int depth) {
+    const json_t *name = json_object_get(o, "name");
+    if (!json_is_string(name)) return -1;
+    n->name = ns_report_strdup(r, json_string_value(name), strlen(json_string_value(name)));
+    for (int c = 0; c < NS_COL_COUNT; c++) n->val[c] = ns__num(json_object_get(o, ns__keys[c]));
+    const json_t *detail = json_object_get(o, "detail");
+    if (json_is_string(detail))
+        n->detail = ns_report_strdup(r, json_string_value(detail), strlen(json_string_value(detail)));
+    const json_t *line = json_object_get(o, "line");
+    if (json_is_integer(line)) n->line = (long)json_integer_value(line);
+    const json_t *kind = json_object_get(o, "kind");
+    n->kind = ns__kind(json_is_string(kind) ? json_string_value(kind) : NULL, n->name, depth);
+    return 0;
+}
+
+ns_report *ns_report_from_json(const json_t *o, const char *file, const char **why) {
+    *why = NULL;
+    const json_t *root = json_object_get(o, "root");
+    if (!json_is_object(o) || !json_is_object(root)) {
+        *why = "a report needs an object \"root\"";
+        return NULL;
+    }
+    const json_t *prod = json_object_get(o, "producer");
+    ns_producer p = NS_PROD_MLIR_TEXT;
+    int list = 0;
+    if (json_is_string(prod)) {
+        const char *s = json_string_value(prod);
+        if (!strncmp(s, "mlir-json", 9)) p = NS_PROD_MLIR_JSON;
+        else if (!strcmp(s, "llvm-timer-group")) p = NS_PROD_LLVM;
+        else if (!strcmp(s, "chrome-trace")) p = NS_PROD_TRACE;
+        list = strstr(s, "-list") != NULL;
+    }
+    const json_t *src = json_object_get(o, "source");
+    const json_t *line = json_object_get(src, "line");
+    ns_report *r = ns_report_new(p, file, json_is_integer(line) ? (long)json_integer_value(line) : 0);
+    r->list_mode = list;
+    const json_t *v;
+    if (json_is_integer(v = json_object_get(src, "end_line"))) r->end_line = (long)json_integer_value(v);
+    if (json_is_integer(v = json_object_get(o, "index"))) r->index = (int)json_integer_value(v);
+    if (json_is_string(v = json_object_get(o, "label"))) r->label = ns_strdup(json_string_value(v));
+    else r->label = ns_strdup("#?");
+    if (json_is_string(v = json_object_get(o, "title"))) r->title = ns_strdup(json_string_value(v));
+    r->complete = json_is_true(json_object_get(o, "complete"));
+    r->header_total = ns__num(json_object_get(o, "header_total_s"));
+    r->header_wall = ns__num(json_object_get(o, "header_wall_clock_s"));
+    const json_t *facts = json_object_get(o, "metrics");
+    const char *fk;
+    json_t *fv;
+    json_object_foreach((json_t *)facts, fk, fv)
+        if (json_is_number(fv)) ns_report_set_fact(r, fk, json_number_value(fv));
+    const json_t *cols = json_object_get(o, "columns");
+    size_t i;
+    json_t *c;
+    json_array_foreach(cols, i, c) {
+        if (!json_is_string(c)) continue;
+        for (int k = 0; k < NS_COL_COUNT; k++)
+            if (!strcmp(json_string_value(c), ns_col_name((ns_col)k))) r->cols |= NS_COLBIT(k);
+    }
+    if (ns__fill(r, r->root, root, -1) != 0) {
+        *why = "the root has no \"name\"";
+        ns_report_free(r);
+        return NULL;
+    }
+    r->root->kind = NS_KIND_TOTAL;
+    r->root->depth = -1;
+
+    /* explicit stack of (json children array, next index, parent node) */
+    typedef struct { const json_t *arr; size_t next; ns_node *parent; } frame;
+    size_t cap = 64, sp = 0;
+    frame *st = ns_xmalloc(sizeof *st * cap);
+    st[sp++] = (frame){json_object_get(root, "children"), 0, r->root};
+    while (sp) {
+        frame *f = &st[sp - 1];
+        if (!json_is_array(f->arr) || f->next >= json_array_size(f->arr)) {
+            sp--;
+            continue;
+        }
+        const json_t *child = json_array_get(f->arr, f->next++);
+        ns_node *n = ns_report_node(r);
+        int depth = f->parent->depth + 1;
+        if (!json_is_object(child) || ns__fill(r, n, child, depth) != 0) {
+            *why = "a node needs an object with a string \"name\"";
+            free(st);
+            ns_report_free(r);
+            return NULL;
+        }
+        n->depth = depth;
+        ns_node_append(f->parent, n);
+        if (sp == cap) {
+            cap *= 2;
+            st = ns_xrealloc(st, sizeof *st * cap);
+        }
+        st[sp++] = (frame){json_object_get(child, "children"), 0, n};
+    }
+    free(st);
+    /* JSON drops trailing zeros (0.0160 reads as 0.016); a report prints
+     * every value of a column with the same decimals, so the most any value
+     * needs is what all of them had */
+    for (int col = 0; col < NS_COL_COUNT; col++) {
+        signed char dec = 0;
+        for (ns_node *n = r->root; n; n = ns_node_next(n, r->root))
+            if (n->val[col].dec > dec) dec = n->val[col].dec;
+        for (ns_node *n = r->root; n; n = ns_node_next(n, r->root))
+            if (n->val[col].dec >= 0) n->val[col].dec = dec;
+    }
+    return r;
+}

@@ -1,0 +1,129 @@
+/* tree_json.c -- the npuscope-tree JSON writer (see tree_json.h).
+ *
+ * Values are written as printed (ns_num keeps the printed decimals), so the
+ * JSON says exactly what the compiler said.  The rows are written by an
+ * iterative pre-order walk: a 10,000-deep report must not exhaust the C
+ * stack.
+ */
+#include "render/tree_json.h"
+
+#include "base/jsonw.h"
+
+/* Columns in the order the producers print them. */
+static const ns_col ns__print_order[NS_COL_COUNT] = {
+    NS_COL_USER, NS_COL_SYS, NS_COL_USERSYS, NS_COL_WALL, NS_COL_MEM, NS_COL_INSTR};
+
+static const char *const ns__json_key[NS_COL_COUNT] = {
+    "wall_s", "user_s", "sys_s", "user_sys_s", "mem_bytes", "instructions"};
+
+/* ====== The document ====== */
+
+void ns_tree_json_begin(ns_buf *b, int merged) {
+    ns_buf_puts(b, "{\"format\":\"npuscope-tree\",\"version\":1,");
+    if (merged) ns_buf_puts(b, "\"merged\":true,");
+    ns_buf_puts(b, "\"reports\":[");
+}
+
+void ns_tree_json_end(ns_buf *b) { ns_buf_puts(b, "\n]}\n"); }
+
+/* ====== A report ====== */
+
+void ns_tree_json_head(ns_buf *b, const ns_report *r) {
+    ns_buf_printf(b, "{\"index\":%d,\"label\":", r->index);
+    ns_json_str(b, r->label);
+    ns_buf_printf(b, ",\"producer\":\"%s\",\"title\":", ns_producer_name(r));
+    if (r->title) ns_json_str(b, r->title);
+    else ns_buf_puts(b, "null");
+    ns_buf_puts(b, ",\"source\":{\"file\":");
+    ns_json_str(b, r->file);
+    ns_buf_printf(b, ",\"line\":%ld,\"end_line\":%ld}", r->line, r->end_line);
+    ns_buf_printf(b, ",\"complete\":%s,\"columns\":[", r->complete ? "true" : "false");
+    int first = 1;
+    for (int i = 0; i < NS_COL_COUNT; i++) {
+        ns_col c = ns__print_order[i];
+        if (!(r->cols & NS_COLBIT(c))) continue;
+        ns_buf_printf(b, "%s\"%s\"", first ? "" : ",", ns_col_name(c));
+        first = 0;
+    }
+    ns_buf_puts(b, "],\"header_total_s\":");
+    ns_num_put_json(b, r->header_total);
+    if (ns_num_present(r->header_wall)) {
+        ns_buf_puts(b, ",\"header_wall_clock_s\":");
+        ns_num_put_json(b, r->header_wall);
+    }
+    if (r->prefix) {
+        ns_buf_puts(b, ",\"log_prefix\":");
+        ns_json_str(b, r->prefix);
+    }
+    if (r->nfacts) {
+        ns_buf_puts(b, ",\"metrics\":{");
+        for (int i = 0; i < r->nfacts; i++) {
+            if (i) ns_buf_putc(b, ',');
+            ns_json_str(b, r->facts[i].name);
+            ns_buf_putc(b, ':');
+            ns_put_json_double(b, r->facts[i].value, 3);
+        }
+        ns_buf_putc(b, '}');
+    }
+}
+
+/* A row object up to its "children" array, left open. */
+static void ns__row_open(ns_buf *b, const ns_report *r, const ns_node *n, ns_tree_json_row_fn more,
+                         const void *ctx) {
+    ns_buf_puts(b, "{\"name\":");
+    ns_json_str(b, n->name);
+    ns_buf_printf(b, ",\"kind\":\"%s\"", ns_kind_name(n->kind));
+    if (n->detail) {
+        ns_buf_puts(b, ",\"detail\":");
+        ns_json_str(b, n->detail);
+    }
+    /* wall_s and user_s always (user null when absent: the contract) */
+    ns_buf_puts(b, ",\"wall_s\":");
+    ns_num_put_json(b, n->val[NS_COL_WALL]);
+    ns_buf_puts(b, ",\"user_s\":");
+    ns_num_put_json(b, n->val[NS_COL_USER]);
+    for (int c = NS_COL_SYS; c < NS_COL_COUNT; c++) {
+        if (!(r->cols & NS_COLBIT(c))) continue;
+        ns_buf_printf(b, ",\"%s\":", ns__json_key[c]);
+        ns_num_put_json(b, n->val[c]);
+    }
+    if (more) more(b, n, ctx);
+    if (n->line) ns_buf_printf(b, ",\"line\":%ld", n->line);
+    ns_buf_puts(b, ",\"children\":[");
+}
+
+void ns_tree_json_rows(ns_buf *b, const ns_report *r, const ns_view *v, ns_tree_json_row_fn more,
+                       const void *ctx) {
+    ns_buf_puts(b, ",\"total\":{\"wall_s\":");
+    ns_num_put_json(b, r->root->val[NS_COL_WALL]);
+    ns_buf_puts(b, ",\"user_s\":");
+    ns_num_put_json(b, r->root->val[NS_COL_USER]);
+    ns_buf_puts(b, "},\"root\":");
+
+    /* iterative pre-order walk; "]}" closes a row */
+    const ns_node *root = r->root, *n = root;
+    ns__row_open(b, r, n, more, ctx);
+    for (;;) {
+        const ns_node *c = ns_view_first(v, n);
+        if (c) {
+            ns__row_open(b, r, c, more, ctx);
+            n = c;
+            continue;
+        }
+        ns_buf_puts(b, "]}");
+        while (n != root && !ns_view_next(v, n)) {
+            n = n->parent;
+            ns_buf_puts(b, "]}");
+        }
+        if (n == root) break;
+        n = ns_view_next(v, n);
+        ns_buf_putc(b, ',');
+        ns__row_open(b, r, n, more, ctx);
+    }
+    ns_buf_putc(b, '}');
+}
+
+void ns_json_report(ns_buf *b, const ns_report *r, const ns_view *v) {
+    ns_tree_json_head(b, r);
+    ns_tree_json_rows(b, r, v, NULL, NULL);
+}

@@ -1,0 +1,37 @@
+/* tree_json.h -- the npuscope-tree JSON (the contract in docs/formats.md):
+ * the document, and one report object in it.
+ *
+ * Two writers produce this format: `tree --format json` (export.c; also
+ * run.json, through ns_json_report) and `tree --merge` (merge.c), whose
+ * reports carry more: the runs merged, and every row's spread.  The fields
+ * both write are written here, once, so the two documents cannot drift
+ * apart; the merged writer adds its fields between the two halves of a
+ * report (ns_tree_json_head, then its own, then ns_tree_json_rows) and to
+ * each row through a callback.
+ */
+#ifndef NPUSCOPE_TREE_JSON_H
+#define NPUSCOPE_TREE_JSON_H
+
+#include "render/render.h"
+
+/* The document around the reports: "{"format":"npuscope-tree",... "reports":["
+ * (with "merged":true for merged trees), and its end. */
+void ns_tree_json_begin(ns_buf *b, int merged);
+void ns_tree_json_end(ns_buf *b);
+
+/* A report object's first half: "{" and its fields from "index" to
+ * "metrics", left open for more fields (each written with its leading
+ * comma). */
+void ns_tree_json_head(ns_buf *b, const ns_report *r);
+
+/* Fields a caller adds to a row object, after its values: each with its
+ * leading comma.  ctx is the caller's. */
+typedef void (*ns_tree_json_row_fn)(ns_buf *b, const ns_node *n, const void *ctx);
+
+/* A report object's second half: "total", then the rows the view keeps
+ * from the root down, each with what `more` adds (NULL: nothing), and the
+ * object's closing brace. */
+void ns_tree_json_rows(ns_buf *b, const ns_report *r, const ns_view *v, ns_tree_json_row_fn more,
+                       const void *ctx);
+
+#endif

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# layers.sh -- check that npuscope's dependencies point down (src/LAYERS).
+#
+#   tools/layers.sh [BUILD]      BUILD: the folder of objects (default build)
+#
+# Two checks, because either alone can be fooled:
+#   includes  every `#include "LAYER/..."` in src/ names a layer at or below
+#             the including file's own (read from the sources);
+#   calls     every symbol an object uses is defined in an object of its own
+#             layer or a lower one, and no objects of one layer use each
+#             other around a loop (read from the objects with nm, so a call
+#             declared by hand, without the header, is caught too).
+# Prints one line per offence, `FILE:LINE: ...` for includes, then
+# "layers: N offences" and exits 1 if there are any; 0 and "layers: ok"
+# otherwise.  Needs the objects built (make).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+BUILD=${1:-build}
+LAYERS=${LAYERS_FILE:-src/LAYERS}
+[ -f "$LAYERS" ] || { echo "layers: $LAYERS not found" >&2; exit 2; }
+
+# rank of each layer: 1 for the first line of src/LAYERS
+ranks=$(grep -v '^[[:space:]]*\(#\|$\)' "$LAYERS" | awk '{ print $1, NR }')
+[ -n "$ranks" ] || { echo "layers: $LAYERS names no layer" >&2; exit 2; }
+
+offences=0
+
+# ---------------------------------------------------------------- includes
+# src/LAYER/.../file.c includes "OTHER/x.h": OTHER must rank <= LAYER.
+inc=$(find src -mindepth 2 -name '*.[ch]' | sort | while read -r f; do
+    grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f"
+done | awk -v ranks="$ranks" '
+    BEGIN { n = split(ranks, r, "\n"); for (i = 1; i <= n; i++) { split(r[i], p, " "); rank[p[1]] = p[2] } }
+    {
+        file = $0; sub(/:.*/, "", file)
+        line = $0; sub(/^[^:]*:/, "", line); sub(/:.*/, "", line)
+        hdr = $0; sub(/^[^"]*"/, "", hdr); sub(/".*/, "", hdr)
+        split(file, fp, "/"); mine = fp[2]
+        if (!(mine in rank)) { printf "%s:%s: the folder %s is not in src/LAYERS\n", file, line, mine; next }
+        if (hdr !~ /\//) next                      # a file of its own folder
+        split(hdr, hp, "/"); theirs = hp[1]
+        if (!(theirs in rank)) { printf "%s:%s: includes %s: %s is not a layer in src/LAYERS\n", file, line, hdr, theirs; next }
+        if (rank[theirs] > rank[mine])
+            printf "%s:%s: includes %s: %s may not use %s (it comes later in src/LAYERS)\n", file, line, hdr, mine, theirs
+    }')
+if [ -n "$inc" ]; then echo "$inc"; offences=$((offences + $(echo "$inc" | wc -l))); fi
+
+# ---------------------------------------------------------------- calls
+objs=$(find "$BUILD" -name '*.o' ! -name 'main.o' ! -name 'web_assets.o' 2>/dev/null | sort)
+# keep only the objects of modules that exist in src/ (a stale object of a
+# moved or deleted file would otherwise speak for code that is gone)
+mods=""
+for o in $objs; do
+    rel=${o#"$BUILD"/}; src=src/${rel%.o}.c
+    [ -f "$src" ] && mods="$mods $o"
+done
+[ -n "$mods" ] || { echo "layers: no objects in $BUILD (run make first)" >&2; exit 2; }
+# nm -A prints "obj:[addr] TYPE name": T/D/B/R/C/V define a symbol, U uses one.
+# shellcheck disable=SC2086
+calls=$(nm -A $mods 2>/dev/null | awk -v ranks="$ranks" -v build="$BUILD/" '
+    BEGIN { n = split(ranks, r, "\n"); for (i = 1; i <= n; i++) { split(r[i], p, " "); rank[p[1]] = p[2] } }
+    # "build/parse/scan.o:0000000000000000 T ns_scan_path" or "build/x.o:  U sym"
+    { obj = $1; sub(/:.*/, "", obj); sub("^" build, "", obj); sub(/\.o$/, ".c", obj) }
+    NF == 3 && $2 ~ /^[TDBRCV]$/ { def[$3] = obj }
+    NF == 3 && $2 == "U" { use[obj, $3] = 1; users[obj] = users[obj] " " $3 }
+    END {
+        for (k in use) {
+            split(k, p, SUBSEP); o = p[1]; s = p[2]
+            if (!(s in def)) continue            # libc, jansson, libm
+            d = def[s]; if (d == o) continue
+            split(o, a, "/"); split(d, b, "/")
+            if (rank[b[1]] > rank[a[1]])
+                printf "src/%s: calls %s (src/%s): %s may not use %s (it comes later in src/LAYERS)\n", o, s, d, a[1], b[1]
+            if (a[1] == b[1]) edge[o, d] = s
+        }
+        # loops between files of one layer: depth-first search, white/grey/black
+        for (e in edge) { split(e, p, SUBSEP); nodes[p[1]] = 1; nodes[p[2]] = 1; adj[p[1]] = adj[p[1]] " " p[2] }
+        for (v in nodes) if (!(v in color)) dfs(v, "")
+    }
+    function dfs(v, path,    m, i, w, nb) {
+        color[v] = 1; path = path " " v
+        m = split(adj[v], nb, " ")
+        for (i = 1; i <= m; i++) {
+            w = nb[i]
+            if ((w in color) && color[w] == 1) { cycle(path, w); continue }
+            if (!(w in color)) dfs(w, path)
+        }
+        color[v] = 2
+    }
+    function cycle(path, w,    q, m, i, out, on) {
+        m = split(path, q, " "); out = ""; on = 0
+        for (i = 1; i <= m; i++) { if (q[i] == w) on = 1; if (on) out = out "src/" q[i] " -> " }
+        printf "%ssrc/%s: these files of one layer call each other in a loop\n", out, w
+    }' | sort)
+if [ -n "$calls" ]; then echo "$calls"; offences=$((offences + $(echo "$calls" | wc -l))); fi
+
+if [ "$offences" -gt 0 ]; then echo "layers: $offences offences"; exit 1; fi
+echo "layers: ok"
