@@ -92,7 +92,7 @@ include fuzz/fuzz.mk
 # root, with apt-get; otherwise it says what to install).
 check:
 	@sh tests/deps.sh test
-	@$(MAKE) --no-print-directory all units
+	@$(MAKE) --no-print-directory WERROR=1 all units
 	@bash tests/run.sh
 
 test: check

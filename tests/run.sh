@@ -234,7 +234,7 @@ check "report --npuw: the finding by sub-model kind" npuw_report
 if [ -z "${NPUSCOPE_INNER:-}" ]; then
     # Debian's default clang (14 on bookworm) and clang-22: newer compilers
     # warn about more (clang-22 found an unused counter clang 14 did not)
-    clang_build() { make -s BUILD="build-$1" CC="$1" "build-$1/npuscope" units >/dev/null; }
+    clang_build() { make -s WERROR=1 BUILD="build-$1" CC="$1" "build-$1/npuscope" units >/dev/null; }
     check "build with clang -Wall -Wextra -Werror" clang_build clang
     check "build with clang-22 -Wall -Wextra -Werror" clang_build clang-22
     nosse() { make -s BUILD=build-nosse CFLAGS=-U__SSE2__ build-nosse/unit >/dev/null && ./build-nosse/unit >/dev/null; }
