@@ -13,7 +13,7 @@
 
 static void ns__oom(size_t n) {
     fprintf(stderr, "npuscope: out of memory (asked for %zu bytes)\n", n);
-    exit(NS_EXIT_USAGE);
+    exit(NS_EXIT_NOMEM);
 }
 
 void *ns_xmalloc(size_t n) {

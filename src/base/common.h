@@ -23,12 +23,8 @@
 
 #define NS_VERSION "0.1.0"
 
-/* ====== Exit codes (documented in --help and the man page) ====== */
-typedef enum {
-    NS_EXIT_OK = 0,        /* everything asked for was done */
-    NS_EXIT_NOTHING = 1,   /* no report found in the input / a check failed */
-    NS_EXIT_USAGE = 2,     /* bad command line, unreadable or unwritable file */
-} ns_exit;
+/* Exit codes: one name per meaning, in base/exit.h. */
+#include "base/exit.h"
 
 /* ====== Allocation ====== */
 void *ns_xmalloc(size_t n);

@@ -8,9 +8,10 @@
  * runs already in the folder; a sweep's ids are fixed by the plan, which is
  * what makes it resumable and shardable.
  *
- * Exit status: 0 every run recorded and ok; 1 some run failed (non-zero
- * exit, signal, timeout, command not found) -- the failures are recorded
- * too; 2 usage or I/O error; 130 interrupted.
+ * Exit status (base/exit.h): NS_EXIT_OK every run recorded and ok;
+ * NS_EXIT_RUN_FAILED some run failed (non-zero exit, signal, timeout,
+ * command not found) -- the failures are recorded too; NS_EXIT_USAGE,
+ * NS_EXIT_IO; NS_EXIT_INTERRUPTED.
  */
 #include "capture/capture.h"
 #include "npu/npu.h"
@@ -25,8 +26,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-#define NS__EXIT_INTERRUPTED 130
 
 typedef struct {
     const char *out_dir;   /* -o */
@@ -50,6 +49,7 @@ typedef struct {
     char **collect;        /* --collect FILE (argv pointers) */
     int ncollect;          /* entries in collect */
     const char *npuw;      /* --npuw[=LAYOUT] */
+    int sweep;             /* 1 for sweep, 0 for record (which takes one --mode) */
 } ns__rec_opts;
 
 /* ====== Options ====== */
@@ -58,122 +58,128 @@ static int ns__mode_ok(const char *m) {
     return !strcmp(m, "cold") || !strcmp(m, "warm") || !strcmp(m, "none");
 }
 
+/* The handlers of the options that do more than store a value; each gets
+ * the options (opt->ctx).  Their reasons are printed by the parser as
+ * "npuscope record: --opt: REASON"; the axis and shard readers of
+ * capture/sweep_plan.c print their own (and leave *why NULL). */
+
+static int ns__opt_mode(const ns_option *opt, const char *v, const char **why) {
+    ns__rec_opts *o = opt->ctx;
+    static char msg[160];
+    o->nmodes = 0;
+    char *copy = ns_strdup(v), *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (!ns__mode_ok(t) || o->nmodes == 3) {
+            snprintf(msg, sizeof msg, "cold, warm or none, not '%.100s'", v);
+            free(copy);
+            *why = msg;
+            return -1;
+        }
+        for (int i = 0; i < o->nmodes; i++)
+            if (!strcmp(o->modes[i], t)) t = NULL;
+        if (t) o->modes[o->nmodes++] = !strcmp(t, "cold") ? "cold" : !strcmp(t, "warm") ? "warm" : "none";
+    }
+    free(copy);
+    if (!o->nmodes) *why = "needs a value";
+    else if (!o->sweep && o->nmodes > 1) *why = "takes one mode (sweep takes --modes cold,warm)";
+    else return 0;
+    return -1;
+}
+
+static int ns__opt_kv(const ns_option *opt, const char *v, const char **why) {
+    static char msg[160];
+    if (ns_kv_parse(opt->ctx, v) == 0) return 0;
+    snprintf(msg, sizeof msg, "'%.100s': expected K=V", v);
+    *why = msg;
+    return -1;
+}
+
+static int ns__opt_metric(const ns_option *opt, const char *v, const char **why) {
+    (void)why; /* ns_metrics_add says what is wrong */
+    return ns_metrics_add(&((ns__rec_opts *)opt->ctx)->metrics, v);
+}
+
+static int ns__opt_npuw(const ns_option *opt, const char *v, const char **why) {
+    char tmp[64];
+    if (ns_npuw_label(v, 1 << 30, tmp, sizeof tmp) == -2) {
+        *why = "a layout is STAGE:COUNT[,STAGE:COUNT...], e.g. " NS_NPUW_DEFAULT_LAYOUT;
+        return -1;
+    }
+    ((ns__rec_opts *)opt->ctx)->npuw = v;
+    return 0;
+}
+
+static int ns__opt_collect(const ns_option *opt, const char *v, const char **why) {
+    (void)why;
+    ns__rec_opts *o = opt->ctx;
+    o->collect = ns_xrealloc(o->collect, sizeof *o->collect * (size_t)(o->ncollect + 1));
+    o->collect[o->ncollect++] = (char *)v;
+    return 0;
+}
+
+static int ns__opt_list(const ns_option *opt, const char *v, const char **why) {
+    (void)why;
+    return ns_axes_add_list(&((ns__rec_opts *)opt->ctx)->axes, v);
+}
+
+static int ns__opt_range(const ns_option *opt, const char *v, const char **why) {
+    (void)why;
+    return ns_axes_add_range(&((ns__rec_opts *)opt->ctx)->axes, v);
+}
+
+static int ns__opt_shard(const ns_option *opt, const char *v, const char **why) {
+    (void)why;
+    ns__rec_opts *o = opt->ctx;
+    return ns_shard_parse(v, &o->shard_k, &o->shard_n);
+}
+
 /* Parse record's (and, when sweep, sweep's) options; returns -1 after a
  * usage message, 1 after --help, 0 otherwise. */
 static int ns__parse(ns__rec_opts *o, int argc, char **argv, int sweep) {
-    ns_args a;
-    ns_args_init(&a, argc, argv);
-    const char *v;
-    int m;
-    while (a.i < argc) {
-        const char *arg = argv[a.i];
-        if (!strcmp(arg, "--")) {
-            a.i++;
-            break;
-        }
-        if (ns_args_flag(&a, "--help") || ns_args_flag(&a, "-h")) {
-            ns_help(a.cmd);
-            return 1;
-        } else if ((m = ns_args_value(&a, "-o", &v))) {
-            if (m < 0) return -1;
-            o->out_dir = v;
-        } else if ((m = ns_args_value(&a, "-n", &v))) {
-            if (m < 0 || ns_args_int(&a, "-n", v, 1, 100000, &o->repeats)) return -1;
-        } else if ((m = ns_args_value(&a, "--warmup", &v))) {
-            if (m < 0 || ns_args_int(&a, "--warmup", v, 0, 1000, &o->warmups)) return -1;
-        } else if ((m = ns_args_value(&a, "--mode", &v)) ||
-                   (sweep && (m = ns_args_value(&a, "--modes", &v)))) {
-            if (m < 0) return -1;
-            o->nmodes = 0;
-            char *copy = ns_strdup(v), *save = NULL;
-            for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-                if (!ns__mode_ok(t) || o->nmodes == 3) {
-                    free(copy);
-                    ns_args_usage(&a, "--mode: cold, warm or none, not '%s'", v);
-                    return -1;
-                }
-                for (int i = 0; i < o->nmodes; i++)
-                    if (!strcmp(o->modes[i], t)) t = NULL;
-                if (t) o->modes[o->nmodes++] = !strcmp(t, "cold") ? "cold" : !strcmp(t, "warm") ? "warm" : "none";
-            }
-            free(copy);
-            if (!o->nmodes) {
-                ns_args_usage(&a, "--mode needs a value");
-                return -1;
-            }
-            if (!sweep && o->nmodes > 1) {
-                ns_args_usage(&a, "--mode takes one mode (sweep takes --modes cold,warm)");
-                return -1;
-            }
-        } else if ((m = ns_args_value(&a, "--preset", &v))) {
-            if (m < 0) return -1;
-            if (strcmp(v, "npu") && strcmp(v, "mlir") && strcmp(v, "none")) {
-                ns_args_usage(&a, "--preset: npu, mlir or none, not '%s'", v);
-                return -1;
-            }
-            o->preset = v;
-        } else if ((m = ns_args_value(&a, "--env", &v))) {
-            if (m < 0) return -1;
-            if (ns_kv_parse(&o->env, v)) {
-                ns_args_usage(&a, "--env '%s': expected K=V", v);
-                return -1;
-            }
-        } else if ((m = ns_args_value(&a, "--tag", &v))) {
-            if (m < 0) return -1;
-            if (ns_kv_parse(&o->tags, v)) {
-                ns_args_usage(&a, "--tag '%s': expected K=V", v);
-                return -1;
-            }
-        } else if ((m = ns_args_value(&a, "--metric", &v))) {
-            if (m < 0 || ns_metrics_add(&o->metrics, v)) return -1;
-        } else if ((m = ns_args_value(&a, "--timeout", &v))) {
-            if (m < 0 || ns_args_double(&a, "--timeout", v, 0, &o->timeout_s)) return -1;
-        } else if ((m = ns_args_value(&a, "--grace", &v))) {
-            if (m < 0 || ns_args_double(&a, "--grace", v, 0, &o->grace_s)) return -1;
-        } else if (!strcmp(arg, "--npuw") || !strncmp(arg, "--npuw=", 7)) {
-            o->npuw = arg[6] ? arg + 7 : NS_NPUW_DEFAULT_LAYOUT;
-            char tmp[64];
-            if (ns_npuw_label(o->npuw, 1 << 30, tmp, sizeof tmp) == -2) {
-                ns_args_usage(&a, "--npuw: a layout is STAGE:COUNT[,STAGE:COUNT...]");
-                return -1;
-            }
-            a.i++;
-        } else if ((m = ns_args_value(&a, "--collect", &v))) {
-            if (m < 0) return -1;
-            o->collect = ns_xrealloc(o->collect, sizeof *o->collect * (size_t)(o->ncollect + 1));
-            o->collect[o->ncollect++] = (char *)v;
-        } else if (ns_args_flag(&a, "--show-output")) {
-            o->show_output = 1;
-        } else if (ns_args_flag(&a, "-q") || ns_args_flag(&a, "--quiet")) {
-            o->quiet = 1;
-        } else if (sweep && (m = ns_args_value(&a, "-L", &v))) {
-            if (m < 0 || ns_axes_add_list(&o->axes, v)) return -1;
-        } else if (sweep && (m = ns_args_value(&a, "-P", &v))) {
-            if (m < 0 || ns_axes_add_range(&o->axes, v)) return -1;
-        } else if (sweep && (m = ns_args_value(&a, "--order", &v))) {
-            if (m < 0) return -1;
-            if (!strcmp(v, "interleave")) o->order = NS_ORDER_INTERLEAVE;
-            else if (!strcmp(v, "grouped")) o->order = NS_ORDER_GROUPED;
-            else {
-                ns_args_usage(&a, "--order: interleave or grouped, not '%s'", v);
-                return -1;
-            }
-        } else if (sweep && (m = ns_args_value(&a, "--shard", &v))) {
-            if (m < 0 || ns_shard_parse(v, &o->shard_k, &o->shard_n)) return -1;
-        } else if (sweep && ns_args_flag(&a, "--dry-run")) {
-            o->dry_run = 1;
-        } else if (arg[0] == '-' && arg[1]) {
-            ns_args_usage(&a, "unknown option '%s' (the command goes after '--')", arg);
-            return -1;
-        } else {
-            break; /* the command starts here */
-        }
-    }
-    if (a.i >= argc) {
-        ns_args_usage(&a, "no command to run (give it after '--')");
+    static const char *const presets[] = {"none", "npu", "mlir", NULL};
+    static const char *const orders[] = {"interleave", "grouped", NULL}; /* ns_order */
+    int preset = 0, order = 0;
+    o->sweep = sweep;
+    const ns_option rec[] = {
+        NS_OPT_STRING('o', NULL, &o->out_dir, "DIR"),
+        NS_OPT_INT('n', NULL, &o->repeats, "RUNS", 1, 100000),
+        NS_OPT_INT(0, "warmup", &o->warmups, "N", 0, 1000),
+        NS_OPT_CALL(0, "mode", "cold|warm|none", ns__opt_mode, o),
+        NS_OPT_CHOICE(0, "preset", &preset, "npu|mlir|none", presets),
+        NS_OPT_CALL(0, "env", "K=V", ns__opt_kv, &o->env),
+        NS_OPT_CALL(0, "tag", "K=V", ns__opt_kv, &o->tags),
+        NS_OPT_CALL(0, "metric", "NAME=REGEX", ns__opt_metric, o),
+        NS_OPT_DOUBLE(0, "timeout", &o->timeout_s, "SEC", 0),
+        NS_OPT_DOUBLE(0, "grace", &o->grace_s, "SEC", 0),
+        NS_OPT_CALL_EQ("npuw", "LAYOUT", ns__opt_npuw, o, NS_NPUW_DEFAULT_LAYOUT),
+        NS_OPT_CALL(0, "collect", "FILE", ns__opt_collect, o),
+        NS_OPT_FLAG(0, "show-output", &o->show_output),
+        NS_OPT_QUIET(&o->quiet),
+        NS_OPT_END(),
+    };
+    const ns_option swp[] = {
+        NS_OPT_CALL(0, "modes", "LIST", ns__opt_mode, o),
+        NS_OPT_CALL('L', NULL, "NAME=v1,v2,...", ns__opt_list, o),
+        NS_OPT_CALL('P', NULL, "NAME=LO:HI:STEP", ns__opt_range, o),
+        NS_OPT_CHOICE(0, "order", &order, "interleave|grouped", orders),
+        NS_OPT_CALL(0, "shard", "K/N", ns__opt_shard, o),
+        NS_OPT_FLAG(0, "dry-run", &o->dry_run),
+        NS_OPT_END(),
+    };
+    const ns_option *const tables[] = {rec, sweep ? swp : NULL, NULL};
+    const char *cmd = sweep ? "sweep" : "record";
+    for (int i = 0; presets[i]; i++) /* a preset given before stays unless --preset */
+        if (!strcmp(o->preset, presets[i])) preset = i;
+    int at = argc;
+    int p = ns_options_parse_until_command(cmd, argc, argv, tables, &at);
+    if (p != NS_OPTIONS_OK) return p == NS_OPTIONS_HELP ? 1 : -1;
+    o->preset = presets[preset];
+    o->order = order ? NS_ORDER_GROUPED : NS_ORDER_INTERLEAVE;
+    if (at >= argc) {
+        ns_options_usage(cmd, "no command to run (give it after '--')");
         return -1;
     }
-    o->cmd = argv + a.i;
+    o->cmd = argv + at;
     return 0;
 }
 
@@ -282,7 +288,7 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
     }
 
     if (!o->dry_run && ns_mkdirs(o->out_dir) != 0) {
-        rc = NS_EXIT_USAGE;
+        rc = NS_EXIT_IO;
         goto done;
     }
     ns_runner rn = {o->out_dir, o->preset,     o->timeout_s, o->grace_s,
@@ -378,7 +384,7 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
             if (out == NS_RUN_EXISTS) {
                 skipped++;
             } else if (out == NS_RUN_FAILED) {
-                rc = NS_EXIT_USAGE;
+                rc = NS_EXIT_IO;
             } else {
                 if (out == NS_RUN_DONE) done++;
                 if (!ns_run_ok(&run) && !run.interrupted) failed++;
@@ -417,20 +423,20 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
         ns_kv_free(&env);
         ns_kv_free(&params);
         ns_kv_free(&tags);
-        if (rc == NS_EXIT_USAGE) break;
+        if (rc == NS_EXIT_IO) break;
         if (ns_capture_stop_requested()) {
             fprintf(stderr, "npuscope: interrupted; finished runs are kept in %s, the "
                             "interrupted one as .interrupted-*; run the same command again "
                             "to resume\n",
                     o->out_dir);
-            rc = NS__EXIT_INTERRUPTED;
+            rc = NS_EXIT_INTERRUPTED;
             break;
         }
     }
-    if (!o->dry_run && rc != NS_EXIT_USAGE && !o->quiet)
+    if (!o->dry_run && rc != NS_EXIT_IO && rc != NS_EXIT_USAGE && !o->quiet)
         fprintf(stderr, "npuscope: %ld run%s recorded in %s (%ld failed), %ld already there\n",
                 done, done == 1 ? "" : "s", o->out_dir, failed, skipped);
-    if (rc == NS_EXIT_OK && failed) rc = NS_EXIT_NOTHING;
+    if (rc == NS_EXIT_OK && failed) rc = NS_EXIT_RUN_FAILED;
     free(eta.wall);
     free(eta.n);
 done:

@@ -57,32 +57,43 @@ static int ns__stages_sink(ns_report *r, void *vctx) {
     return 0;
 }
 
+/* --check FILE, repeatable: the files go to a list (opt->ctx). */
+typedef struct {
+    const char **files; /* room for argc entries */
+    int n;              /* files given */
+} ns__checks;
+
+static int ns__opt_check(const ns_option *opt, const char *arg, const char **why) {
+    (void)why;
+    ns__checks *c = opt->ctx;
+    c->files[c->n++] = arg;
+    return 0;
+}
+
 int ns_cmd_stages(int argc, char **argv) {
-    ns_args a;
-    ns_args_init(&a, argc, argv);
     ns_read_opts ro = {0};
-    const char *spec = NULL, *v;
-    const char **checks = ns_xcalloc((size_t)argc, sizeof *checks);
+    const char *spec = NULL;
+    ns__checks chk = {ns_xcalloc((size_t)argc, sizeof *chk.files), 0};
     char **inputs = ns_xcalloc((size_t)argc, sizeof *inputs);
-    int nchecks = 0, ninputs = 0, rc = NS_EXIT_OK;
+    int ninputs = 0, rc = NS_EXIT_OK;
     ns_stage_sel sel = {0};
     ns__stages_ctx ctx = {&sel, {0}, 0};
-    while (a.i < argc) {
-        int m;
-        if ((m = ns_args_value(&a, "--stages", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            spec = v;
-        } else if ((m = ns_args_value(&a, "--check", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            checks[nchecks++] = v;
-        } else if ((m = ns_args_common(&a, &ro, inputs, &ninputs)) != NS_ARGS_TAKEN) {
-            rc = m == NS_ARGS_HELP ? NS_EXIT_OK : NS_EXIT_USAGE;
-            goto out;
-        }
+    const ns_option own[] = {
+        NS_OPT_STAGES(&spec),
+        NS_OPT_CALL(0, "check", "FILE", ns__opt_check, &chk),
+        NS_OPT_READ(&ro),
+        NS_OPT_END(),
+    };
+    const ns_option *const tables[] = {own, NULL};
+    switch (ns_options_parse("stages", argc, argv, tables, inputs, &ninputs)) {
+    case NS_OPTIONS_HELP: goto out;
+    case NS_OPTIONS_ERROR: rc = NS_EXIT_USAGE; goto out;
     }
+    const char **checks = chk.files;
+    int nchecks = chk.n;
     if (nchecks) {
         if (spec || ninputs) {
-            rc = ns_args_usage(&a, "--check takes only map files: no --stages, no INPUT");
+            rc = ns_options_usage("stages", "--check takes only map files: no --stages, no INPUT");
             goto out;
         }
         for (int i = 0; i < nchecks; i++) {
@@ -126,7 +137,7 @@ int ns_cmd_stages(int argc, char **argv) {
 out:
     ns_stage_sel_free(&sel);
     ns_buf_free(&ctx.out);
-    free(checks);
+    free(chk.files);
     free(inputs);
     return rc;
 }

@@ -276,43 +276,31 @@ static void ns__top_render(ns_buf *b, const ns_top *t, long limit, ns__top_fmt f
 }
 
 int ns_cmd_top(int argc, char **argv) {
-    ns_args a;
-    ns_args_init(&a, argc, argv);
     ns_read_opts ro = {0};
     long limit = 20;
-    int all = 0, by_stage = 0; /* by_stage: 1 stage, 2 sub-model kind */
+    int all = 0, by = 0; /* by: 0 pass, 1 stage, 2 sub-model kind */
+    int fmt = NS__TOP_TEXT;
     const char *spec = NULL; /* --stages */
     ns_stage_sel sel = {0};
-    ns__top_fmt fmt = NS__TOP_TEXT;
+    static const char *const formats[] = {"text", "json", "csv", NULL}; /* ns__top_fmt */
+    static const char *const bys[] = {"pass", "stage", "submodel", NULL};
+    const ns_option own[] = {
+        NS_OPT_INT('n', NULL, &limit, "N", 0, 1L << 30),
+        NS_OPT_CHOICE(0, "by", &by, "pass|stage|submodel", bys),
+        NS_OPT_STAGES(&spec),
+        NS_OPT_FLAG(0, "all", &all),
+        NS_OPT_CHOICE(0, "format", &fmt, "F", formats),
+        NS_OPT_READ(&ro),
+        NS_OPT_END(),
+    };
+    const ns_option *const tables[] = {own, NULL};
     char **inputs = ns_xcalloc((size_t)argc, sizeof *inputs);
     int ninputs = 0, rc = NS_EXIT_OK;
-    const char *v;
-    while (a.i < argc) {
-        int m;
-        if ((m = ns_args_value(&a, "-n", &v))) {
-            if (m < 0 || ns_args_int(&a, "-n", v, 0, 1L << 30, &limit)) { rc = NS_EXIT_USAGE; goto out; }
-        } else if ((m = ns_args_value(&a, "--format", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            if (strcmp(v, "text") == 0) fmt = NS__TOP_TEXT;
-            else if (strcmp(v, "json") == 0) fmt = NS__TOP_JSON;
-            else if (strcmp(v, "csv") == 0) fmt = NS__TOP_CSV;
-            else { rc = ns_args_usage(&a, "--format: text, json or csv, not '%s'", v); goto out; }
-        } else if ((m = ns_args_value(&a, "--by", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            if (strcmp(v, "pass") == 0) by_stage = 0;
-            else if (strcmp(v, "stage") == 0) by_stage = 1;
-            else if (strcmp(v, "submodel") == 0) by_stage = 2;
-            else { rc = ns_args_usage(&a, "--by: pass, stage or submodel, not '%s'", v); goto out; }
-        } else if ((m = ns_args_value(&a, "--stages", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            spec = v;
-        } else if (ns_args_flag(&a, "--all")) {
-            all = 1;
-        } else if ((m = ns_args_common(&a, &ro, inputs, &ninputs)) != NS_ARGS_TAKEN) {
-            rc = m == NS_ARGS_HELP ? NS_EXIT_OK : NS_EXIT_USAGE;
-            goto out;
-        }
+    switch (ns_options_parse("top", argc, argv, tables, inputs, &ninputs)) {
+    case NS_OPTIONS_HELP: goto out;
+    case NS_OPTIONS_ERROR: rc = NS_EXIT_USAGE; goto out;
     }
+    int by_stage = by;
     if (ns_stage_sel_init(&sel, spec) < 0) {
         rc = NS_EXIT_USAGE;
         goto out;

@@ -115,62 +115,49 @@ static int ns__tree_merge(char **inputs, int ninputs, const ns_export_opts *eo, 
 }
 
 int ns_cmd_tree(int argc, char **argv) {
-    ns_args a;
-    ns_args_init(&a, argc, argv);
     ns_export_opts eo;
     memset(&eo, 0, sizeof eo);
     eo.format = NS_FMT_TEXT;
     ns_view_init(&eo.view);
     ns_read_opts ro = {0};
-    long want = 0;
-    int color = -1, merge = 0;
+    long want = 0, depth = -1;
+    double min_ms = 0;
+    int merge = 0, format = 0, time_col = 0, color_when = 0;
+    /* in ns_format's order; names as ns_format_parse reads them */
+    static const char *const formats[] = {"text", "json", "csv", "folded", "chrome",
+                                          "speedscope", "original", NULL};
+    static const char *const times[] = {"wall", "user", NULL};
+    static const char *const colors[] = {"auto", "always", "never", NULL};
+    const ns_option own[] = {
+        NS_OPT_CHOICE(0, "format", &format, "F", formats),
+        NS_OPT_INT(0, "depth", &depth, "N", 0, 1000000),
+        NS_OPT_DOUBLE(0, "min-ms", &min_ms, "X", 0),
+        NS_OPT_INT(0, "report", &want, "N", 1, 1L << 30),
+        NS_OPT_FLAG(0, "merge", &merge),
+        NS_OPT_CHOICE(0, "time", &time_col, "wall|user", times),
+        NS_OPT_CHOICE(0, "color", &color_when, "WHEN", colors),
+        NS_OPT_READ(&ro),
+        NS_OPT_END(),
+    };
+    const ns_option *const tables[] = {own, NULL};
     char **inputs = ns_xcalloc((size_t)argc, sizeof *inputs);
     int ninputs = 0, rc = NS_EXIT_OK;
-    const char *v;
-    while (a.i < argc) {
-        int m;
-        if (ns_args_flag(&a, "--merge")) {
-            merge = 1;
-        } else if ((m = ns_args_value(&a, "--format", &v))) {
-            if (m < 0 || ns_format_parse(v, &eo.format) != 0) {
-                rc = m < 0 ? NS_EXIT_USAGE
-                           : ns_args_usage(&a, "--format: unknown format '%s' (text, json, "
-                                               "csv, folded, chrome, speedscope, original)", v);
-                goto out;
-            }
-        } else if ((m = ns_args_value(&a, "--depth", &v))) {
-            long d;
-            if (m < 0 || ns_args_int(&a, "--depth", v, 0, 1000000, &d)) { rc = NS_EXIT_USAGE; goto out; }
-            eo.view.max_depth = (int)d;
-        } else if ((m = ns_args_value(&a, "--min-ms", &v))) {
-            double ms;
-            if (m < 0 || ns_args_double(&a, "--min-ms", v, 0, &ms)) { rc = NS_EXIT_USAGE; goto out; }
-            eo.view.min_s = ms / 1e3;
-        } else if ((m = ns_args_value(&a, "--report", &v))) {
-            if (m < 0 || ns_args_int(&a, "--report", v, 1, 1L << 30, &want)) { rc = NS_EXIT_USAGE; goto out; }
-        } else if ((m = ns_args_value(&a, "--time", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            if (strcmp(v, "wall") == 0) eo.view.col = NS_COL_WALL;
-            else if (strcmp(v, "user") == 0) eo.view.col = NS_COL_USER;
-            else { rc = ns_args_usage(&a, "--time: 'wall' or 'user', not '%s'", v); goto out; }
-        } else if ((m = ns_args_value(&a, "--color", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            if (strcmp(v, "always") == 0) color = 1;
-            else if (strcmp(v, "never") == 0) color = 0;
-            else if (strcmp(v, "auto") == 0) color = -1;
-            else { rc = ns_args_usage(&a, "--color: always, never or auto, not '%s'", v); goto out; }
-        } else if ((m = ns_args_common(&a, &ro, inputs, &ninputs)) != NS_ARGS_TAKEN) {
-            rc = m == NS_ARGS_HELP ? NS_EXIT_OK : NS_EXIT_USAGE;
-            goto out;
-        }
+    switch (ns_options_parse("tree", argc, argv, tables, inputs, &ninputs)) {
+    case NS_OPTIONS_HELP: goto out;
+    case NS_OPTIONS_ERROR: rc = NS_EXIT_USAGE; goto out;
     }
+    ns_format_parse(formats[format], &eo.format);
+    eo.view.max_depth = (int)depth;
+    eo.view.min_s = min_ms / 1e3;
+    eo.view.col = time_col ? NS_COL_USER : NS_COL_WALL;
+    int color = color_when == 0 ? -1 : color_when == 1;
     eo.color = color < 0 ? ns_cli_color(STDOUT_FILENO) : color;
     if (merge) {
         if (eo.format == NS_FMT_ORIGINAL)
-            rc = ns_args_usage(&a, "--merge: a merged tree has no original layout (no compiler "
-                                   "printed it); every other --format works");
+            rc = ns_options_usage("tree", "--merge: a merged tree has no original layout (no "
+                                          "compiler printed it); every other --format works");
         else if (ninputs == 0)
-            rc = ns_args_usage(&a, "--merge: give run folders (a run, or a folder of runs)");
+            rc = ns_options_usage("tree", "--merge: give run folders (a run, or a folder of runs)");
         else rc = ns__tree_merge(inputs, ninputs, &eo, want, &ro);
         goto out;
     }

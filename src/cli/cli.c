@@ -3,6 +3,7 @@
 
 #include "analyse/dataset.h"
 #include "npu/npu.h"
+#include "cli/options.h"
 #include "parse/run_read.h"
 
 #include <errno.h>
@@ -122,6 +123,17 @@ int ns_args_common(ns_args *a, ns_read_opts *ro, char **inputs, int *ninputs) {
         return ns_args_rest(a, &ro->quiet, inputs, ninputs);
     }
     return NS_ARGS_TAKEN;
+}
+
+int ns_cli_opt_npuw(const ns_option *opt, const char *arg, const char **why) {
+    char tmp[64];
+    /* a k past every layout walks all of it: -2 if any part is malformed */
+    if (ns_npuw_label(arg, 1 << 30, tmp, sizeof tmp) == -2) {
+        *why = "a layout is STAGE:COUNT[,STAGE:COUNT...], e.g. " NS_NPUW_DEFAULT_LAYOUT;
+        return -1;
+    }
+    ((ns_read_opts *)opt->ctx)->npuw = arg;
+    return 0;
 }
 
 int ns_args_format(ns_args *a, const char *const *names, int *fmt) {

@@ -8,6 +8,8 @@
 #ifndef NPUSCOPE_CLI_H
 #define NPUSCOPE_CLI_H
 
+#include "cli/options.h"
+#include "npu/npu.h"
 #include "parse/scan.h"
 
 typedef struct {
@@ -37,6 +39,17 @@ typedef struct {
     int npu;                 /* --npu: attach the NPU compiler's facts */
     const char *npuw;        /* --npuw[=LAYOUT]: NPUW sub-model labels */
 } ns_read_opts;
+
+/* The read options as option-table entries (cli/options.h), for a
+ * command's table: --label-regex RE, --npu, --npuw[=LAYOUT], -q. */
+#define NS_OPT_READ(ro)                                                                       \
+    NS_OPT_STRING(0, "label-regex", &(ro)->label_regex, "RE"),                                \
+    NS_OPT_FLAG(0, "npu", &(ro)->npu),                                                        \
+    NS_OPT_CALL_EQ("npuw", "LAYOUT", ns_cli_opt_npuw, (ro), NS_NPUW_DEFAULT_LAYOUT),          \
+    NS_OPT_QUIET(&(ro)->quiet)
+struct ns_option;
+/* --npuw's handler: checks the layout, stores it in the ns_read_opts ctx. */
+int ns_cli_opt_npuw(const struct ns_option *opt, const char *arg, const char **why);
 
 /* The arguments every subcommand accepts, tried after its own options:
  * "--" (what follows is inputs), --help/-h, -q/--quiet (sets *quiet), and

@@ -1,6 +1,8 @@
 /* help.c -- the help texts, in one place so they stay consistent with the
- * man page (docs/npuscope.1).  Exit codes are listed here and nowhere else
- * in the code. */
+ * man page (docs/npuscope.1).  The exit codes are printed from their one
+ * table (base/exit.h); each command's options come from its option table
+ * (cli/options.h), and the tests hold every table entry against the text
+ * here and the man page (`npuscope CMD --completion-helper` lists them). */
 #include "cli/cli.h"
 
 #include <string.h>
@@ -30,12 +32,10 @@ static const char ns__general[] =
     "ones: no warmups, cache primers or failed runs); '-' or no INPUT reads\n"
     "standard input.\n"
     "\n"
-    "exit codes:\n"
-    "  0    success\n"
-    "  1    no timing report or run found (or a requested one is missing);\n"
-    "       record/sweep: a recorded run failed\n"
-    "  2    usage error, unreadable input or unwritable output\n"
-    "  130  record/sweep interrupted (SIGINT/SIGTERM); finished runs are kept\n"
+    "exit codes:\n";
+
+/* after the exit codes, which come from base/exit.h */
+static const char ns__general_tail[] =
     "\n"
     "Messages go to standard error as 'npuscope: FILE:LINE: message'.\n"
     "'npuscope COMMAND --help' describes a command; see also npuscope(1).\n";
@@ -161,7 +161,7 @@ static const char ns__sweep[] =
     "  -L NAME=a,b,c      an axis with these values (repeatable)\n"
     "  -P NAME=LO:HI:STEP an arithmetic axis; LO:HI:*K a geometric one\n"
     "                     (window=128:32768:*2)\n"
-    "  --modes M[,M]      cold, warm, none (default none)\n"
+    "  --modes M[,M]      cold, warm, none (default none); --mode is the same\n"
     "  --order O          interleave (default: repeat r of every configuration\n"
     "                     before repeat r+1, so drift hits all alike) or grouped\n"
     "  --shard K/N        run configurations c with c % N == K (0 <= K < N), for\n"
@@ -417,4 +417,9 @@ void ns_help(const char *cmd) {
     else if (cmd && strcmp(cmd, "advise") == 0) text = ns__advise;
     else if (cmd && strcmp(cmd, "report") == 0) text = ns__report;
     fputs(text, stdout);
+    if (text != ns__general) return;
+#define NS__EXIT_LINE(name, status, what) printf("  %-4d %s\n", status, what);
+    NS_EXIT_TABLE(NS__EXIT_LINE)
+#undef NS__EXIT_LINE
+    fputs(ns__general_tail, stdout);
 }
