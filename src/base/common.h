@@ -1,4 +1,4 @@
-/* common.h -- what every npuscope module shares: exit codes, the append
+/* common.h -- what every npuscope module shares: the append
  * buffer, allocation that never returns NULL, and diagnostics.
  *
  * Ownership rule (stated once, for the whole program): a function that
