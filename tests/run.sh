@@ -225,6 +225,8 @@ check "report --npuw: the finding by sub-model kind" npuw_report
 # ---------------------------------------------------------------- 6b. record, sweep, table
 # shellcheck source=tests/run_record.sh
 . tests/run_record.sh
+# shellcheck source=tests/run_outdir.sh
+. tests/run_outdir.sh
 # shellcheck source=tests/run_browser.sh
 . tests/run_browser.sh
 # shellcheck source=tests/run_analysis.sh

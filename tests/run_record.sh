@@ -262,22 +262,7 @@ diff_tradeoff() {
 }
 check "diff: the same trade-off, total slower and tokens_per_s faster (higher)" diff_tradeoff
 
-# two sweeps racing on one folder: every run id exactly once, nothing
-# half-written, nothing overwritten
-racing() {
-    local out=$R/race
-    "$NPUSCOPE" sweep -q -o "$out" -n 3 -L i=1,2,3,4 -- sh -c 'sleep 0.0{i}' &
-    local p1=$!
-    "$NPUSCOPE" sweep -q -o "$out" -n 3 -L i=1,2,3,4 -- sh -c 'sleep 0.0{i}' &
-    local p2=$!
-    wait $p1 || return 1
-    wait $p2 || return 1
-    [ "$(find "$out" -mindepth 1 -maxdepth 1 ! -name '.*' | wc -l)" -eq 12 ] || { ls -a "$out"; return 1; }
-    [ -z "$(find "$out" -mindepth 1 -maxdepth 1 -name '.tmp*')" ] || { echo "temporary folder left"; return 1; }
-    local d
-    for d in "$out"/i-*; do jq -e '.ok' "$d/run.json" >/dev/null || return 1; done
-}
-check "two sweeps racing on one folder: each run once, none half-written" racing
+# two sweeps into one folder: tests/run_outdir.sh (the second is refused)
 
 # built-in metrics read the lines the tools really print
 builtin_metrics() {

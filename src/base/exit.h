@@ -26,6 +26,8 @@
     X(NS_EXIT_GATE,         1,   "a gate tripped: diff --fail-if-slower found a slowdown")    \
     X(NS_EXIT_USAGE,        2,   "usage error: unknown option, bad value")                    \
     X(NS_EXIT_IO,           2,   "unreadable input or unwritable output")                     \
+    X(NS_EXIT_BUSY,         2,   "record/sweep: the output folder is in use by another "      \
+                                 "npuscope")                                                  \
     X(NS_EXIT_NOMEM,        2,   "out of memory")                                             \
     X(NS_EXIT_INTERRUPTED,  130, "record/sweep interrupted (SIGINT/SIGTERM); finished runs "  \
                                  "are kept")

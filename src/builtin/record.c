@@ -14,6 +14,9 @@
  * NS_EXIT_IO; NS_EXIT_INTERRUPTED.
  */
 #include "capture/capture.h"
+#include "capture/collect.h"
+#include "capture/outdir.h"
+#include "capture/watchdog.h"
 #include "npu/npu.h"
 #include "builtin/builtin.h"
 #include "cli/cli.h"
@@ -110,8 +113,8 @@ static int ns__opt_npuw(const ns_option *opt, const char *v, const char **why) {
 }
 
 static int ns__opt_collect(const ns_option *opt, const char *v, const char **why) {
-    (void)why;
     ns__rec_opts *o = opt->ctx;
+    if ((*why = ns_collect_refusal(v))) return -1;
     o->collect = ns_xrealloc(o->collect, sizeof *o->collect * (size_t)(o->ncollect + 1));
     o->collect[o->ncollect++] = (char *)v;
     return 0;
@@ -287,9 +290,30 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
         snprintf(extra[nextra++], n, "env:%s=%s", o->env.items[i].key, o->env.items[i].value);
     }
 
-    if (!o->dry_run && ns_mkdirs(o->out_dir) != 0) {
-        rc = NS_EXIT_IO;
-        goto done;
+    ns_outdir_lock lock = {-1};
+    if (!o->dry_run) {
+        const char *why = NULL;
+        if (ns_mkdirs(o->out_dir) != 0) {
+            rc = NS_EXIT_IO;
+            goto done;
+        }
+        int held = ns_outdir_lock_take(&lock, o->out_dir, &why);
+        if (held != 0) {
+            ns_error("%s: %s%s", o->out_dir, why,
+                     held == 1 ? "; two recordings into one folder would measure each other's "
+                                 "load: wait for it to finish, or give another -o"
+                               : "");
+            rc = held == 1 ? NS_EXIT_BUSY : NS_EXIT_IO;
+            goto done;
+        }
+        /* with the folder held, every .tmp-* in it is an npuscope's that died */
+        unsigned long long freed = 0;
+        int stale = ns_outdir_clean_stale(o->out_dir, &freed, &why);
+        if (stale < 0) ns_warn_at(NULL, 0, "%s", why);
+        else if (stale > 0 && !o->quiet)
+            fprintf(stderr, "npuscope: %s: removed %d unfinished run folder%s (%.1f MB) left by "
+                            "an npuscope that was killed\n",
+                    o->out_dir, stale, stale == 1 ? "" : "s", (double)freed / 1e6);
     }
     ns_runner rn = {o->out_dir, o->preset,     o->timeout_s, o->grace_s,
                     o->show_output, o->metrics, o->collect, o->ncollect, o->npuw};
@@ -393,7 +417,9 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
                     if (*cn < eta.cap) eta.wall[it->config * (size_t)eta.cap + (size_t)(*cn)++] = run.wall_s;
                 }
                 if (run.error) ns_error("%s: %s", id, run.error);
-                if (tty || out == NS_RUN_INTERRUPTED) {
+                /* a line per finished run, on a terminal or not: a sweep under
+                 * nohup, in CI or piped to a file shows its progress as it goes */
+                if (!o->quiet || out == NS_RUN_INTERRUPTED) {
                     /* ETA: remaining runs times the median of their configs */
                     double left = 0;
                     for (size_t j = k + 1; j < plan.n; j++) {
@@ -440,6 +466,8 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
     free(eta.wall);
     free(eta.n);
 done:
+    ns_watchdog_stop();
+    ns_outdir_lock_release(&lock);
     for (int i = 0; i < nextra; i++) free(extra[i]);
     free(extra);
     ns_plan_free(&plan);

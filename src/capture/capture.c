@@ -24,6 +24,8 @@
 #define _DEFAULT_SOURCE 1
 #include "capture/capture.h"
 
+#include "capture/watchdog.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -118,7 +120,8 @@ static int ns__open_log(const char *dir, const char *name) {
 
 /* ====== The child ====== */
 
-static void ns__child(const ns_capture_opts *o, int out_w, int err_w, int exc_w) {
+static void ns__child(const ns_capture_opts *o, int out_w, int err_w, int exc_w, pid_t parent) {
+    ns_watchdog_child(parent);
     setpgid(0, 0);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
@@ -182,6 +185,12 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
     sigemptyset(&chld.sa_mask);
     chld.sa_flags = SA_NOCLDSTOP;
     sigaction(SIGCHLD, &chld, &old_chld);
+    /* without a watchdog the compile's first process still dies with us
+     * (PDEATHSIG); what it started might not: worth a word, not a stop */
+    if (ns_watchdog_start() != 0)
+        ns_warn_at(NULL, 0, "cannot start the watchdog (%s): if npuscope is killed, processes "
+                            "the command started may outlive it", strerror(errno));
+    pid_t self = getpid();
     double t0 = ns__now();
     pid_t pid = fork();
     if (pid < 0) {
@@ -189,8 +198,9 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
         sigaction(SIGCHLD, &old_chld, NULL);
         goto cleanup;
     }
-    if (pid == 0) ns__child(o, out[1], err[1], exc[1]);
+    if (pid == 0) ns__child(o, out[1], err[1], exc[1], self);
     setpgid(pid, pid); /* both sides set it: no race with a fast signal */
+    ns_watchdog_watch(pid);
     close(out[1]);
     close(err[1]);
     close(exc[1]);
@@ -206,6 +216,7 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
         while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
         res->exec_errno = child_errno;
         res->wall_s = ns__now() - t0;
+        ns_watchdog_watch(0);
         rc = 0;
         sigaction(SIGCHLD, &old_chld, NULL);
         goto cleanup;
@@ -306,6 +317,9 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
     for (int i = 0; i < 2; i++)
         if (fds[i] >= 0) close(fds[i]);
     out[0] = err[0] = -1;
+    /* the group is gone: nothing for the watchdog to kill; processes the
+     * command left running stay watched, so they end with npuscope */
+    if (kill(-pid, 0) != 0) ns_watchdog_watch(0);
 
     res->wall_s = t_end - t0;
     res->user_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;

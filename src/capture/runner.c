@@ -14,6 +14,8 @@
 #define _XOPEN_SOURCE 700 /* realpath() is XSI */
 #include "capture/runner.h"
 
+#include "capture/collect.h"
+
 #include "capture/capture.h"
 #include "npu/npu.h"
 #include "npu/files.h"
@@ -86,11 +88,19 @@ static int ns__copy_into(const char *src, const char *dir) {
  * run wrote (modified since it started), and only those. */
 static void ns__collect_files(const ns_runner *rn, const char *tmp, time_t started) {
     for (int i = 0; i < rn->ncollect; i++) {
+        const char *why = NULL;
+        /* the name passed ns_collect_refusal; where it leads is checked now */
+        char *real = ns_collect_resolve_new(rn->collect[i], &why);
+        if (!real) {
+            ns_warn_at(NULL, 0, "--collect %s: %s; not collected", rn->collect[i], why);
+            continue;
+        }
         struct stat st;
-        if (stat(rn->collect[i], &st) != 0 || !S_ISREG(st.st_mode)) continue;
-        if (st.st_mtime < started) continue; /* from an earlier compile */
-        int err = ns__copy_into(rn->collect[i], tmp);
-        if (err) ns_error("--collect %s: %s", rn->collect[i], strerror(err));
+        if (stat(real, &st) == 0 && st.st_mtime >= started) { /* else: an earlier compile's */
+            int err = ns__copy_into(real, tmp);
+            if (err) ns_error("--collect %s: %s", rn->collect[i], strerror(err));
+        }
+        free(real);
     }
 }
 

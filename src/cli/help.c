@@ -122,15 +122,21 @@ static const char ns__top[] =
     "                     last match (built-in: compile_model_ms, compiler_peak_kb,\n" \
     "                     compile_net_ms, tokens_per_s); a rate's NAME should end\n" \
     "                     in _per_s (diff: higher is better)\n"                    \
-    "  --timeout SEC      SIGTERM to the command's process group after SEC,\n"       \
-    "                     SIGKILL --grace SEC later (default 10)\n"                  \
+    "  --timeout SEC      SIGTERM to the command's process group after SEC\n"        \
+    "                     (default: no timeout)\n"                                   \
+    "  --grace SEC        after a timeout or an interrupt, SIGKILL the group SEC\n" \
+    "                     later if it is still running (default 10)\n"             \
     "  --npuw[=LAYOUT]    label the reports of an NPUW LLM compile (as for tree;\n" \
     "                     also implied by a tag NPUW_LLM=YES)\n"                   \
     "  --collect FILE     copy FILE into the run folder when the run wrote it\n"   \
     "                     (compileTimeScheduleTrace.json and strategy_out.json\n" \
-    "                     also become metrics: tasks, tiles, ...) (repeatable)\n" \
+    "                     also become metrics: tasks, tiles, ...) (repeatable);\n" \
+    "                     FILE is inside the working directory (no '..', no link\n" \
+    "                     out), not a folder, not run.json, stdout.log,\n"        \
+    "                     stderr.log or a hidden name\n"                          \
     "  --show-output      copy the command's output to the terminal as it runs\n"   \
-    "  -q, --quiet        no progress or summary lines\n"
+    "  -q, --quiet        no progress or summary lines (without -q a line per\n"   \
+    "                     finished run, on a terminal or not)\n"
 
 static const char ns__record[] =
     "usage: npuscope record [OPTIONS] -- CMD [ARG...]\n"

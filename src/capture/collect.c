@@ -1,0 +1,93 @@
+/* collect.c -- the --collect rule (collect.h). */
+#define _DEFAULT_SOURCE 1 /* realpath() */
+#include "capture/collect.h"
+
+#include "base/common.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Names a run folder uses for itself. */
+static const char *const ns__reserved[] = {"run.json", "stdout.log", "stderr.log", NULL};
+
+/* The working directory, resolved; NULL if it cannot be had. */
+static char *ns__cwd_new(void) {
+    char *cwd = getcwd(NULL, 0);
+    if (!cwd) return NULL;
+    char *real = realpath(cwd, NULL);
+    free(cwd);
+    return real;
+}
+
+/* Is path (resolved) dir itself or below it? */
+static int ns__below(const char *path, const char *dir) {
+    size_t n = strlen(dir);
+    if (strncmp(path, dir, n) != 0) return 0;
+    return path[n] == '/' || (n == 1 && dir[0] == '/');
+}
+
+const char *ns_collect_refusal(const char *name) {
+    static char msg[600];
+    if (!*name) return "a file name is needed";
+    size_t len = strlen(name);
+    if (name[len - 1] == '/') return "names a folder; give the files in it one by one";
+    /* no '..' component anywhere */
+    for (const char *p = name; *p;) {
+        size_t seg = strcspn(p, "/");
+        if (seg == 2 && p[0] == '.' && p[1] == '.')
+            return "may not climb out of the working directory with '..'";
+        p += seg;
+        while (*p == '/') p++;
+    }
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    if (!strcmp(base, ".")) return "names a folder; give the files in it one by one";
+    for (int i = 0; ns__reserved[i]; i++)
+        if (!strcmp(base, ns__reserved[i])) {
+            snprintf(msg, sizeof msg,
+                     "'%s' is a name the run folder uses itself; copy the file under another name "
+                     "in the command, or write it into NPUSCOPE_RUN_DIR",
+                     base);
+            return msg;
+        }
+    if (base[0] == '.') return "hidden files (.name) are npuscope's own in a run folder";
+    if (name[0] == '/') {
+        char *cwd = ns__cwd_new();
+        int inside = cwd && ns__below(name, cwd);
+        free(cwd);
+        if (!inside) return "is outside the working directory (the compile's files are there)";
+    }
+    return NULL;
+}
+
+char *ns_collect_resolve_new(const char *name, const char **why) {
+    struct stat st;
+    if (lstat(name, &st) != 0) {
+        *why = errno == ENOENT ? "no such file after the run" : strerror(errno);
+        return NULL;
+    }
+    char *real = realpath(name, NULL), *cwd = ns__cwd_new();
+    if (!real || !cwd) {
+        *why = strerror(errno);
+        free(real);
+        free(cwd);
+        return NULL;
+    }
+    int inside = ns__below(real, cwd);
+    free(cwd);
+    if (!inside) {
+        *why = "a link that leads outside the working directory: not followed";
+        free(real);
+        return NULL;
+    }
+    if (stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+        *why = "not a regular file";
+        free(real);
+        return NULL;
+    }
+    return real;
+}
