@@ -22,6 +22,7 @@
  * and no name appears twice in the run.
  */
 #include "capture/metrics.h"
+#include "base/regex_guard.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -71,16 +71,4 @@ void ns_diag_summary(void);
 /* Silence warnings (or not); returns the previous setting. */
 int ns_diag_quiet(int quiet);
 
-/* ====== Regular expressions from the command line ======
- * --metric and --label-regex hand user patterns to glibc, whose regex
- * engine can take gigabytes or minutes on some: regcomp copies a repeated
- * subexpression for every repetition it implies ("(X)+" twice, "X{1000}"
- * a thousand times), and its matcher is exponential on loops over what can
- * match empty and on back-references.  ns_regex_refusal says why a pattern
- * is refused ("repeats repetitions too deeply ..."), or returns NULL: it
- * estimates the node count (at most 2,000), and refuses any loop over an
- * empty-matching operand and any back-reference, which real metric and
- * label patterns do not need. */
-const char *ns_regex_refusal(const char *re);
-
 #endif

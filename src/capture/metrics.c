@@ -1,8 +1,11 @@
 /* metrics.c -- metric rules and the scan of the output logs (see metrics.h). */
 #include "capture/metrics.h"
 
+#include "base/regex_guard.h"
+
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define NS__METRIC_LINE_MAX (64u << 10)
 
@@ -108,6 +111,8 @@ void ns_metrics_reset(ns_metric_set *m) {
     for (int i = 0; i < m->n; i++) {
         m->rules[i].value = 0;
         m->rules[i].count = 0;
+        m->rules[i].spent_s = 0;
+        m->rules[i].gave_up = 0;
     }
 }
 
@@ -122,20 +127,46 @@ void ns_metrics_free(ns_metric_set *m) {
 
 /* ====== Scanning ====== */
 
-static void ns__line(ns_metric_set *m, const char *line) {
+static double ns__now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Match r on line; a --metric rule (no hint) is timed against its budget. */
+static int ns__match(ns_metric_rule *r, const char *line, size_t len, regmatch_t *g) {
+    if (r->hint) return regexec(&r->re, line, 10, g, 0);
+    if (r->gave_up || len > NS_METRIC_USER_LINE_MAX) return REG_NOMATCH;
+    double t0 = ns__now();
+    int rc = regexec(&r->re, line, 10, g, 0);
+    r->spent_s += ns__now() - t0;
+    if (r->spent_s > NS_METRIC_BUDGET_S) {
+        r->gave_up = 1;
+        ns_warn_at(NULL, 0,
+                   "--metric %s: matching took over %.0f s on this run's output (a regex that "
+                   "starts with a repetition is tried at every position of every line); the "
+                   "rest was not searched and the run has no %s: start the regex with fixed "
+                   "text",
+                   r->name, NS_METRIC_BUDGET_S, r->name);
+        return REG_NOMATCH;
+    }
+    return rc;
+}
+
+static void ns__line(ns_metric_set *m, const char *line, size_t len) {
     regmatch_t g[10];
     for (int i = 0; i < m->n; i++) {
         ns_metric_rule *r = &m->rules[i];
         if (r->hint && !strstr(line, r->hint)) continue;
-        if (regexec(&r->re, line, 10, g, 0) != 0) continue;
+        if (ns__match(r, line, len, g) != 0) continue;
         int k = 1;
         while (k < 10 && (size_t)k <= r->re.re_nsub && g[k].rm_so < 0) k++;
         if (k >= 10 || (size_t)k > r->re.re_nsub) continue;
         char num[64];
-        size_t len = (size_t)(g[k].rm_eo - g[k].rm_so);
-        if (len == 0 || len >= sizeof num) continue;
-        memcpy(num, line + g[k].rm_so, len);
-        num[len] = 0;
+        size_t nlen = (size_t)(g[k].rm_eo - g[k].rm_so);
+        if (nlen == 0 || nlen >= sizeof num) continue;
+        memcpy(num, line + g[k].rm_so, nlen);
+        num[nlen] = 0;
         char *end;
         double v = strtod(num, &end); /* C locale: npuscope never calls setlocale */
         if (end == num) continue;
@@ -181,7 +212,7 @@ void ns_metrics_scan_file(ns_metric_set *m, const char *path) {
             ns__line_add(line, &len, &skipping, p, (size_t)(nl - p));
             if (!skipping) {
                 line[len] = 0;
-                ns__line(m, line);
+                ns__line(m, line, len);
             }
             len = 0;
             skipping = 0;
@@ -191,7 +222,7 @@ void ns_metrics_scan_file(ns_metric_set *m, const char *path) {
     }
     if (len && !skipping) {
         line[len] = 0;
-        ns__line(m, line);
+        ns__line(m, line, len);
     }
     free(line);
     free(buf);
@@ -205,7 +236,7 @@ void ns_metrics_to_run(const ns_metric_set *m, ns_run *r) {
     r->nmetrics = 0;
     for (int i = 0; i < m->n; i++) {
         const ns_metric_rule *rule = &m->rules[i];
-        if (!rule->count) continue;
+        if (!rule->count || rule->gave_up) continue;
         /* two built-in rules can share a name: the later match count wins */
         int j;
         for (j = 0; j < r->nmetrics; j++)

@@ -16,6 +16,18 @@
 
 #include <regex.h>
 
+/* Seconds a --metric rule may spend matching one run's output: glibc's
+ * matcher is quadratic in the line length for a pattern that starts with
+ * a repetition ([a-z]+x tries every start position), so a 50 kB line of
+ * the wrong kind can take seconds.  Past the budget the rule stops, its
+ * value for the run is dropped (a partial last-match would be wrong), and
+ * a warning says so. */
+#define NS_METRIC_BUDGET_S 2.0
+/* --metric rules look only at lines up to this long: the lines that carry
+ * numbers are short, and the quadratic cost of one line stays near 0.1 s,
+ * so the budget is kept to within that. */
+#define NS_METRIC_USER_LINE_MAX 4096
+
 typedef enum { NS_AGG_LAST, NS_AGG_SUM, NS_AGG_MAX } ns_agg;
 
 typedef struct {
@@ -25,6 +37,8 @@ typedef struct {
     ns_agg agg;        /* how several matches combine */
     double value;      /* result so far */
     long count;        /* matches so far */
+    double spent_s;    /* a --metric rule: seconds in regexec on this run's output */
+    int gave_up;       /* over the time budget: not searched further, no value */
 } ns_metric_rule;
 
 typedef struct {

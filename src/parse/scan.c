@@ -28,6 +28,8 @@
  */
 #include "parse/scan.h"
 
+#include "base/regex_guard.h"
+
 #include "npu/npu.h"
 #include "npu/files.h"
 #include "parse/parse.h"

@@ -61,3 +61,8 @@ awk 'BEGIN { print "["
 awk 'BEGIN { printf "{\"traceEvents\":["
     for (i = 0; i < 2000; i++) printf "%s{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":%d,\"name\":\"E%d\"}", (i ? "," : ""), i, 2 * (2000 - i), i
     print "]}" }' >"$out/trace-deep-2000.in"
+
+# 300 lines of 4,000 letters and one line with the number: a --metric regex
+# that starts with a repetition is tried at every position of every line
+awk 'BEGIN { s = "dddddddddddddddd"; while (length(s) < 4000) s = s s; s = substr(s, 1, 4000)
+             for (i = 0; i < 300; i++) print s "!"; print "x 42" }' >"$out/metric-slow-lines.in"
