@@ -9,6 +9,7 @@
 #include "base/jsonw.h"
 #include "base/num.h"
 #include "base/regex_guard.h"
+#include "capture/metrics.h"
 #include "parse/parse.h"
 #include "model/report.h"
 #include "parse/scan.h"
@@ -499,6 +500,72 @@ static void test_regex_guard(void) {
         CHECK(!ns_regex_refusal(still_fine[i]));
 }
 
+/* The metric rules read output in whatever pieces the capture drains it:
+ * every piece size must give what the whole does, and two streams ended
+ * stdout first must give what scanning the two files did (stderr's last
+ * match wins). */
+static void ns__metrics_of(const char *const *parts, const size_t *lens, int nparts, size_t piece,
+                           ns_run *run) {
+    ns_metric_set m;
+    ns_metrics_init(&m);
+    CHECK(ns_metrics_add(&m, "late_ms=late ([0-9]+) ms") == 0);
+    CHECK(ns_metrics_add(&m, "any=x=([0-9]+)") == 0);
+    ns_metric_stream st[2];
+    for (int k = 0; k < 2; k++) ns_metrics_stream_init(&st[k], &m);
+    for (int k = 0; k < nparts; k++)
+        for (size_t off = 0; off < lens[k]; off += piece)
+            ns_metrics_feed(&st[k], parts[k] + off, lens[k] - off < piece ? lens[k] - off : piece);
+    for (int k = 0; k < 2; k++) ns_metrics_stream_end(&st[k], &m);
+    memset(run, 0, sizeof *run);
+    ns_metrics_to_run(&m, run);
+    ns_metrics_free(&m);
+}
+
+static void test_metric_stream(void) {
+    static const char out[] =
+        "Compile model took 1234.5 ms\n"
+        "noise Compilation memory usage: Peak 204800 KB\n"
+        "x=7 and \0 x=8 Compile net time: 512.25 ms\n" /* a NUL hides the rest from strstr */
+        "Compile net time: 100 ms\nCompile net time: 1 ms\n"
+        "late 5 ms\n"
+        "last line without newline: Compile model took 99 ms";
+    static const char err[] =
+        "compilation memory usage: Peak 409600 KB\n\n\n"
+        "42.5 tokens per second\nlate 6 ms\nThroughput: 12.34 tokens/s";
+    const char *parts[] = {out, err};
+    size_t lens[] = {sizeof out - 1, sizeof err - 1};
+    ns_run whole;
+    ns__metrics_of(parts, lens, 2, 1u << 20, &whole);
+    /* what the rules must find, whatever the pieces */
+    struct { const char *name; double v; long n; } want[] = {
+        {"compile_model_ms", 99, 2}, {"compiler_peak_kb", 409600, 2}, {"compile_net_ms", 613.25, 3},
+        {"tokens_per_s", 12.34, 2}, {"late_ms", 6, 2}, {"any", 7, 1},
+    };
+    CHECK(whole.nmetrics == (int)(sizeof want / sizeof *want));
+    for (size_t w = 0; w < sizeof want / sizeof *want; w++) {
+        int found = 0;
+        for (int i = 0; i < whole.nmetrics; i++)
+            if (!strcmp(whole.metrics[i].name, want[w].name)) {
+                found = 1;
+                CHECK(fabs(whole.metrics[i].value - want[w].v) < 1e-9);
+                CHECK(whole.metrics[i].count == want[w].n);
+            }
+        CHECK(found);
+    }
+    for (size_t piece = 1; piece <= 67; piece++) {
+        ns_run r;
+        ns__metrics_of(parts, lens, 2, piece, &r);
+        int same = r.nmetrics == whole.nmetrics;
+        for (int i = 0; same && i < r.nmetrics; i++)
+            same = !strcmp(r.metrics[i].name, whole.metrics[i].name) &&
+                   r.metrics[i].value == whole.metrics[i].value &&
+                   r.metrics[i].count == whole.metrics[i].count;
+        CHECK(same);
+        ns_run_free(&r);
+    }
+    ns_run_free(&whole);
+}
+
 int main(void) {
     ns_diag_quiet(1);
     test_regex_guard();
@@ -515,5 +582,6 @@ int main(void) {
     }
     ns_scan_simd(-1);
     test_json_and_map();
+    test_metric_stream();
     return check_summary("unit");
 }

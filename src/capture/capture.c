@@ -292,6 +292,7 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
                 else res->err_bytes += (unsigned long long)n;
                 if (!res->io_errno) res->io_errno = ns__write_all(logs[i], buf, (size_t)n);
                 if (o->show_output) (void)ns__write_all(i == 0 ? 1 : 2, buf, (size_t)n);
+                if (o->on_output) o->on_output(o->ctx, i, buf, (size_t)n);
             }
         }
         char drain[64];

@@ -19,6 +19,11 @@ typedef struct {
     double timeout_s;      /* 0: none; then SIGTERM to the group */
     double grace_s;        /* after SIGTERM, SIGKILL this much later */
     int show_output;       /* also copy the output to our stdout/stderr */
+    /* Each piece of output as it is drained, after it is written to its log
+     * (stream 0 stdout, 1 stderr), or NULL: what reads the output does so
+     * while the compile runs, and nothing is read again after it ends. */
+    void (*on_output)(void *ctx, int stream, const char *buf, size_t n);
+    void *ctx;             /* on_output's context */
 } ns_capture_opts;
 
 typedef struct {

@@ -1,4 +1,7 @@
 /* metrics.c -- metric rules and the scan of the output logs (see metrics.h). */
+/* memmem() is GNU and BSD (POSIX only from 2024): the search of a rule's
+ * fixed text over a whole piece of output, at memory speed. */
+#define _GNU_SOURCE 1
 #include "capture/metrics.h"
 
 #include "base/regex_guard.h"
@@ -111,7 +114,6 @@ void ns_metrics_reset(ns_metric_set *m) {
     for (int i = 0; i < m->n; i++) {
         m->rules[i].value = 0;
         m->rules[i].count = 0;
-        m->rules[i].spent_s = 0;
         m->rules[i].gave_up = 0;
     }
 }
@@ -127,21 +129,25 @@ void ns_metrics_free(ns_metric_set *m) {
 
 /* ====== Scanning ====== */
 
+#define NS__ACC(s) (s)->set->n
+
 static double ns__now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Match r on line; a --metric rule (no hint) is timed against its budget. */
-static int ns__match(ns_metric_rule *r, const char *line, size_t len, regmatch_t *g) {
+/* Match rule i on line; a --metric rule (no hint) is timed against its
+ * budget. */
+static int ns__match(ns_metric_stream *s, int i, const char *line, size_t len, regmatch_t *g) {
+    const ns_metric_rule *r = &s->set->rules[i];
     if (r->hint) return regexec(&r->re, line, 10, g, 0);
-    if (r->gave_up || len > NS_METRIC_USER_LINE_MAX) return REG_NOMATCH;
+    if (s->gave_up[i] || len > NS_METRIC_USER_LINE_MAX) return REG_NOMATCH;
     double t0 = ns__now();
     int rc = regexec(&r->re, line, 10, g, 0);
-    r->spent_s += ns__now() - t0;
-    if (r->spent_s > NS_METRIC_BUDGET_S) {
-        r->gave_up = 1;
+    s->spent_s[i] += ns__now() - t0;
+    if (s->spent_s[i] > NS_METRIC_BUDGET_S) {
+        s->gave_up[i] = 1;
         ns_warn_at(NULL, 0,
                    "--metric %s: matching took over %.0f s on this run's output (a regex that "
                    "starts with a repetition is tried at every position of every line); the "
@@ -153,78 +159,166 @@ static int ns__match(ns_metric_rule *r, const char *line, size_t len, regmatch_t
     return rc;
 }
 
-static void ns__line(ns_metric_set *m, const char *line, size_t len) {
+/* Rule i on one line (a C string of len bytes, NULs made blanks). */
+static void ns__rule_line(ns_metric_stream *s, int i, const char *line, size_t len) {
+    const ns_metric_rule *r = &s->set->rules[i];
     regmatch_t g[10];
-    for (int i = 0; i < m->n; i++) {
+    if (ns__match(s, i, line, len, g) != 0) return;
+    int k = 1;
+    while (k < 10 && (size_t)k <= r->re.re_nsub && g[k].rm_so < 0) k++;
+    if (k >= 10 || (size_t)k > r->re.re_nsub) return;
+    char num[64];
+    size_t nlen = (size_t)(g[k].rm_eo - g[k].rm_so);
+    if (nlen == 0 || nlen >= sizeof num) return;
+    memcpy(num, line + g[k].rm_so, nlen);
+    num[nlen] = 0;
+    char *end;
+    double v = strtod(num, &end); /* C locale: npuscope never calls setlocale */
+    if (end == num) return;
+    double *acc = &s->value[i];
+    switch (r->agg) {
+    case NS_AGG_LAST: *acc = v; break;
+    case NS_AGG_SUM: *acc = s->count[i] ? *acc + v : v; break;
+    case NS_AGG_MAX: *acc = (!s->count[i] || v > *acc) ? v : *acc; break;
+    }
+    s->count[i]++;
+}
+
+/* Every rule on one whole line held in s->line. */
+static void ns__line(ns_metric_stream *s) {
+    if (s->skipping) return;
+    s->line[s->len] = 0;
+    for (int i = 0; i < NS__ACC(s); i++) {
+        const char *hint = s->set->rules[i].hint;
+        if (hint && !strstr(s->line, hint)) continue;
+        ns__rule_line(s, i, s->line, s->len);
+    }
+}
+
+/* Append bytes [p, p + n) to s->line, NULs as blanks (a line is a C string
+ * for regexec); past NS__METRIC_LINE_MAX the line is dropped. */
+static void ns__line_add(ns_metric_stream *s, const char *p, size_t n) {
+    if (s->skipping) return;
+    if (n > NS__METRIC_LINE_MAX - s->len) {
+        s->skipping = 1;
+        return;
+    }
+    char *d = s->line + s->len;
+    memcpy(d, p, n);
+    for (char *z = d; (z = memchr(z, 0, n - (size_t)(z - d))) != NULL;) *z++ = ' ';
+    s->len += n;
+}
+
+/* The complete lines in [p, end) (end is just after a '\n'), rule by rule:
+ * the hinted ones find their text with memmem and look at those lines
+ * only; each rule sees its lines in order, which is all "last", "sum" and
+ * "max" need. */
+static void ns__block(ns_metric_stream *s, const char *p, const char *end) {
+    for (int i = 0; i < NS__ACC(s); i++) {
+        const char *hint = s->set->rules[i].hint;
+        if (!hint) { /* a --metric rule: every line */
+            for (const char *q = p; q < end;) {
+                const char *nl = memchr(q, '\n', (size_t)(end - q));
+                s->len = 0;
+                s->skipping = 0;
+                ns__line_add(s, q, (size_t)(nl - q));
+                if (!s->skipping) {
+                    s->line[s->len] = 0;
+                    ns__rule_line(s, i, s->line, s->len);
+                }
+                q = nl + 1;
+            }
+            continue;
+        }
+        size_t hl = strlen(hint);
+        for (const char *q = p; q < end;) {
+            const char *hit = memmem(q, (size_t)(end - q), hint, hl);
+            if (!hit) break;
+            const char *ls = hit;
+            while (ls > p && ls[-1] != '\n') ls--;
+            const char *nl = memchr(hit, '\n', (size_t)(end - hit));
+            s->len = 0;
+            s->skipping = 0;
+            ns__line_add(s, ls, (size_t)(nl - ls));
+            if (!s->skipping) {
+                s->line[s->len] = 0;
+                /* a NUL before the text hid it from the line-wise strstr:
+                 * the same rule here, on the line as regexec sees it */
+                if (strstr(s->line, hint)) ns__rule_line(s, i, s->line, s->len);
+            }
+            q = nl + 1;
+        }
+    }
+    s->len = 0;
+    s->skipping = 0;
+}
+
+void ns_metrics_stream_init(ns_metric_stream *s, const ns_metric_set *m) {
+    memset(s, 0, sizeof *s);
+    s->set = m;
+    s->line = ns_xmalloc(NS__METRIC_LINE_MAX + 1);
+    size_t n = (size_t)(m->n ? m->n : 1);
+    s->value = ns_xcalloc(n, sizeof *s->value);
+    s->count = ns_xcalloc(n, sizeof *s->count);
+    s->spent_s = ns_xcalloc(n, sizeof *s->spent_s);
+    s->gave_up = ns_xcalloc(n, sizeof *s->gave_up);
+}
+
+void ns_metrics_feed(ns_metric_stream *s, const char *buf, size_t n) {
+    const char *end = buf + n;
+    const char *first = memchr(buf, '\n', n);
+    if (!first) {
+        ns__line_add(s, buf, n);
+        return;
+    }
+    /* the line the previous piece cut, completed */
+    ns__line_add(s, buf, (size_t)(first - buf));
+    ns__line(s);
+    s->len = 0;
+    s->skipping = 0;
+    const char *last = first;
+    for (const char *q = end; q > first + 1;) { /* memrchr is GNU: walk back */
+        if (q[-1] == '\n') {
+            last = q - 1;
+            break;
+        }
+        q--;
+    }
+    if (last > first) ns__block(s, first + 1, last + 1);
+    ns__line_add(s, last + 1, (size_t)(end - (last + 1)));
+}
+
+void ns_metrics_stream_end(ns_metric_stream *s, ns_metric_set *m) {
+    if (s->len && !s->skipping) ns__line(s);
+    for (int i = 0; i < m->n && i < NS__ACC(s); i++) {
         ns_metric_rule *r = &m->rules[i];
-        if (r->hint && !strstr(line, r->hint)) continue;
-        if (ns__match(r, line, len, g) != 0) continue;
-        int k = 1;
-        while (k < 10 && (size_t)k <= r->re.re_nsub && g[k].rm_so < 0) k++;
-        if (k >= 10 || (size_t)k > r->re.re_nsub) continue;
-        char num[64];
-        size_t nlen = (size_t)(g[k].rm_eo - g[k].rm_so);
-        if (nlen == 0 || nlen >= sizeof num) continue;
-        memcpy(num, line + g[k].rm_so, nlen);
-        num[nlen] = 0;
-        char *end;
-        double v = strtod(num, &end); /* C locale: npuscope never calls setlocale */
-        if (end == num) continue;
+        if (s->gave_up[i]) r->gave_up = 1;
+        if (!s->count[i] || s->gave_up[i]) continue;
+        double v = s->value[i];
         switch (r->agg) {
         case NS_AGG_LAST: r->value = v; break;
         case NS_AGG_SUM: r->value = r->count ? r->value + v : v; break;
         case NS_AGG_MAX: r->value = (!r->count || v > r->value) ? v : r->value; break;
         }
-        r->count++;
+        r->count += s->count[i];
     }
-}
-
-/* Append bytes [s, s + n) of a line to line[0..*len), NULs as blanks (a
- * line is a C string for regexec); past NS__METRIC_LINE_MAX the line is
- * dropped (*skipping). */
-static void ns__line_add(char *line, size_t *len, int *skipping, const char *s, size_t n) {
-    if (*skipping) return;
-    if (n > NS__METRIC_LINE_MAX - *len) {
-        *skipping = 1;
-        return;
-    }
-    char *d = line + *len;
-    memcpy(d, s, n);
-    for (char *z = d; (z = memchr(z, 0, n - (size_t)(z - d))) != NULL;) *z++ = ' ';
-    *len += n;
+    free(s->line);
+    free(s->value);
+    free(s->count);
+    free(s->spent_s);
+    free(s->gave_up);
+    memset(s, 0, sizeof *s);
 }
 
 void ns_metrics_scan_file(ns_metric_set *m, const char *path) {
     FILE *f = fopen(path, "rb");
     if (!f) return;
-    char *line = ns_xmalloc(NS__METRIC_LINE_MAX + 1);
-    size_t len = 0;
-    int skipping = 0;
+    ns_metric_stream s;
+    ns_metrics_stream_init(&s, m);
     char *buf = ns_xmalloc(1u << 16);
     size_t n;
-    /* whole lines are found with memchr and copied with memcpy: on a
-     * compile's gigabyte of output this runs at memory speed, and the
-     * rules' fixed hints (strstr) are the only per-line work */
-    while ((n = fread(buf, 1, 1u << 16, f)) > 0) {
-        const char *p = buf, *end = buf + n;
-        const char *nl;
-        while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-            ns__line_add(line, &len, &skipping, p, (size_t)(nl - p));
-            if (!skipping) {
-                line[len] = 0;
-                ns__line(m, line, len);
-            }
-            len = 0;
-            skipping = 0;
-            p = nl + 1;
-        }
-        ns__line_add(line, &len, &skipping, p, (size_t)(end - p));
-    }
-    if (len && !skipping) {
-        line[len] = 0;
-        ns__line(m, line, len);
-    }
-    free(line);
+    while ((n = fread(buf, 1, 1u << 16, f)) > 0) ns_metrics_feed(&s, buf, n);
+    ns_metrics_stream_end(&s, m);
     free(buf);
     fclose(f);
 }

@@ -35,10 +35,9 @@ typedef struct {
     regex_t re;        /* compiled pattern */
     const char *hint;  /* fixed text every matching line contains, or NULL */
     ns_agg agg;        /* how several matches combine */
-    double value;      /* result so far */
+    double value;      /* result so far (over the streams ended so far) */
     long count;        /* matches so far */
-    double spent_s;    /* a --metric rule: seconds in regexec on this run's output */
-    int gave_up;       /* over the time budget: not searched further, no value */
+    int gave_up;       /* a stream went over the time budget: the run gets no value */
 } ns_metric_rule;
 
 typedef struct {
@@ -52,8 +51,36 @@ void ns_metrics_init(ns_metric_set *m);   /* with the built-in rules */
  * regex does not compile or has no capture group. */
 int ns_metrics_add(ns_metric_set *m, const char *spec);
 void ns_metrics_reset(ns_metric_set *m);  /* forget values, keep rules */
-/* Apply every rule to every line of a file (lines over 64 KiB are not
- * looked at: no metric line is that long). */
+/* ====== Streams ======
+ * One output stream (stdout or stderr) read as it arrives: ns_metrics_feed
+ * takes the bytes in any pieces, ns_metrics_stream_end finishes the last
+ * line and folds the stream's matches into the set.  Ending stdout's
+ * stream, then stderr's, gives what scanning stdout.log, then stderr.log,
+ * gave: "last" means the last match in stderr if it has one.  Lines over
+ * 64 KiB are not looked at (no metric line is that long).
+ *
+ * The work per piece is a search for each rule's fixed text (memmem) over
+ * the whole piece, not a look at every line: a compile's gigabyte of log
+ * lines costs a few passes at memory speed, and only the lines that hold a
+ * rule's text are copied and handed to its regex.  --metric rules have no
+ * fixed text and look at every line of up to NS_METRIC_USER_LINE_MAX. */
+typedef struct {
+    const ns_metric_set *set; /* the rules */
+    char *line;               /* the line cut by the last piece (or being built) */
+    size_t len;               /* its bytes */
+    int skipping;             /* it is over 64 KiB: dropped */
+    double *value;            /* per rule: this stream's result */
+    long *count;              /* per rule: this stream's matches */
+    double *spent_s;          /* per rule: seconds in regexec (--metric rules) */
+    int *gave_up;             /* per rule: over NS_METRIC_BUDGET_S */
+} ns_metric_stream;
+
+void ns_metrics_stream_init(ns_metric_stream *s, const ns_metric_set *m);
+void ns_metrics_feed(ns_metric_stream *s, const char *buf, size_t n);
+/* The last line (if it has no newline), then the matches into m (the set
+ * the stream was made for); frees the stream. */
+void ns_metrics_stream_end(ns_metric_stream *s, ns_metric_set *m);
+/* A whole file as one stream. */
 void ns_metrics_scan_file(ns_metric_set *m, const char *path);
 /* Copy the metrics that matched into run (replacing its list). */
 void ns_metrics_to_run(const ns_metric_set *m, ns_run *r);

@@ -132,6 +132,11 @@ static char *ns__abs_new(const char *path) {
 
 /* ====== The run ====== */
 
+/* capture's on_output: a piece of stdout (0) or stderr (1) to its stream */
+static void ns__on_output(void *ctx, int stream, const char *buf, size_t n) {
+    ns_metrics_feed(&((ns_metric_stream *)ctx)[stream], buf, n);
+}
+
 ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     memset(out, 0, sizeof *out);
     if (ns_run_exists(rn->out_dir, s->id)) return NS_RUN_EXISTS;
@@ -175,10 +180,20 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     }
     if (cache) ns_kv_set(&r->env, "NPUSCOPE_CACHE_DIR", cache);
 
-    ns_capture_opts co = {s->argv, &r->env, tmp, rn->timeout_s, rn->grace_s, rn->show_output};
+    ns_capture_opts co = {s->argv, &r->env, tmp, rn->timeout_s, rn->grace_s, rn->show_output,
+                          ns__on_output, NULL};
+    /* the metric rules read the output as it is drained, one stream each */
+    ns_metrics_reset(&rn->metrics);
+    ns_metric_stream streams[2];
+    ns_metrics_stream_init(&streams[0], &rn->metrics);
+    ns_metrics_stream_init(&streams[1], &rn->metrics);
+    co.ctx = streams;
     ns_capture_result cr;
     time_t started = time(NULL) - 1; /* file times have one-second grain */
-    if (ns_capture_run(&co, &cr) != 0) goto out;
+    int ran = ns_capture_run(&co, &cr);
+    ns_metrics_stream_end(&streams[0], &rn->metrics); /* stdout's matches, then stderr's */
+    ns_metrics_stream_end(&streams[1], &rn->metrics);
+    if (ran != 0) goto out;
     memcpy(r->started_at, cr.started_at, sizeof r->started_at);
     r->wall_s = cr.wall_s;
     r->user_s = cr.user_s;
@@ -202,12 +217,6 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     }
 
     /* what the output says */
-    ns_metrics_reset(&rn->metrics);
-    char *log_out = ns_path_join_new(tmp, "stdout.log"), *log_err = ns_path_join_new(tmp, "stderr.log");
-    ns_metrics_scan_file(&rn->metrics, log_out);
-    ns_metrics_scan_file(&rn->metrics, log_err);
-    free(log_out);
-    free(log_err);
     ns_metrics_to_run(&rn->metrics, r);
     ns__collect_files(rn, tmp, started);
     ns_npu_collected_metrics(tmp, r);
