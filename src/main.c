@@ -22,6 +22,7 @@ static const ns__command ns__commands[] = {
     {"stages", ns_cmd_stages},
     {"advise", ns_cmd_advise},
     {"report", ns_cmd_report},
+    {"watch", ns_cmd_watch},
 };
 
 int main(int argc, char **argv) {

@@ -227,6 +227,8 @@ check "report --npuw: the finding by sub-model kind" npuw_report
 . tests/run_record.sh
 # shellcheck source=tests/run_outdir.sh
 . tests/run_outdir.sh
+# shellcheck source=tests/run_live.sh
+. tests/run_live.sh
 # shellcheck source=tests/run_browser.sh
 . tests/run_browser.sh
 # shellcheck source=tests/run_analysis.sh

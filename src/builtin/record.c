@@ -15,6 +15,8 @@
  */
 #include "capture/capture.h"
 #include "capture/collect.h"
+#include "capture/live.h"
+#include "parse/run_read.h"
 #include "capture/outdir.h"
 #include "capture/watchdog.h"
 #include "npu/npu.h"
@@ -217,6 +219,44 @@ static const char *ns__verdict(const ns_run *r) {
     return "ok";
 }
 
+/* ====== The live line ====== */
+
+/* The profile of the latest earlier counted run of the same configuration
+ * and mode: the same id with a smaller repeat number ("...-r03" for
+ * "...-r04"), the nearest one that exists and ran ok.  A lookup by name,
+ * not a listing of the folder, so a study of 10,000 runs pays nothing. */
+static ns_profile *ns__profile_for(const char *dir, const char *id) {
+    size_t n = strlen(id);
+    if (n < 4 || id[n - 3] != 'r' || id[n - 4] != '-') return NULL;
+    int repeat = atoi(id + n - 2);
+    ns_buf path = {0};
+    ns_profile *p = NULL;
+    for (int r = repeat - 1; r >= 1 && !p; r--) {
+        path.len = 0;
+        ns_buf_printf(&path, "%s/%.*s%02d/run.json", dir, (int)(n - 2), id, r);
+        if (access(path.data, R_OK) != 0) continue;
+        ns_run run;
+        int was_quiet = ns_diag_quiet(1); /* a broken earlier run is table's to report */
+        int rc = ns_run_load(path.data, id, &run);
+        ns_diag_quiet(was_quiet);
+        if (rc != 0) continue;
+        if (ns_run_ok(&run) && run.nreports > 0) p = ns_profile_new(run.reports, run.nreports);
+        ns_run_free(&run);
+    }
+    ns_buf_free(&path);
+    return p;
+}
+
+/* A status line only where a person watches: stderr a terminal, not -q,
+ * not --show-output (the compile's own lines go there), not TERM=dumb or
+ * NO_COLOR (plain output asked for). */
+static ns_live *ns__live_new(const ns__rec_opts *o) {
+    const char *term = getenv("TERM"), *nc = getenv("NO_COLOR");
+    if (o->quiet || o->show_output || !isatty(2) || (term && !strcmp(term, "dumb")) || (nc && *nc))
+        return NULL;
+    return ns_live_new(2, ns_live_width(2), NULL);
+}
+
 /* ====== The loop ====== */
 
 /* Median wall time of finished runs of each configuration, for the ETA. */
@@ -316,8 +356,8 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
                     o->out_dir, stale, stale == 1 ? "" : "s", (double)freed / 1e6);
     }
     ns_runner rn = {o->out_dir, o->preset,     o->timeout_s, o->grace_s,
-                    o->show_output, o->metrics, o->collect, o->ncollect, o->npuw};
-    int tty = isatty(2) && !o->quiet;
+                    o->show_output, o->metrics, o->collect, o->ncollect, o->npuw,
+                    o->dry_run ? NULL : ns__live_new(o)};
     double t_start = ns__mono();
     ns__eta eta = {ns_xcalloc(nconf * (size_t)(o->repeats + o->warmups + 1), sizeof(double)),
                    ns_xcalloc(nconf, sizeof(int)), (int)(o->repeats + o->warmups + 1)};
@@ -397,13 +437,18 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
             ns_run_spec spec = {id, argv, &env, o->axes.naxes ? &params : NULL, &tags, mode,
                                 cache_key, repeat, it->warmup};
             ns_run run;
-            if (tty && !o->show_output && !ns_run_exists(o->out_dir, id)) {
-                /* the current run, overwritten by its result line */
-                fprintf(stderr, "npuscope: %zu/%zu %s: running...", k + 1, plan.n, id);
-                fflush(stderr);
+            if (rn.live && !ns_run_exists(o->out_dir, id)) {
+                /* the current run on the status line, overwritten by its result line */
+                char label[600];
+                snprintf(label, sizeof label, "%zu/%zu %.500s", k + 1, plan.n, id);
+                const char *npuw = o->npuw;
+                const char *llm = ns_kv_get(&tags, "NPUW_LLM");
+                if (!npuw && llm && (!strcmp(llm, "YES") || !strcmp(llm, "yes")))
+                    npuw = NS_NPUW_DEFAULT_LAYOUT;
+                ns_live_start(rn.live, label, ns__profile_for(o->out_dir, id), npuw);
+                ns_live_tick(rn.live, 1);
             }
             ns_run_outcome out = ns_runner_run(&rn, &spec, &run);
-            if (tty && !o->show_output) fputs("\r\033[K", stderr);
             free(cache_key);
             if (out == NS_RUN_EXISTS) {
                 skipped++;
@@ -459,6 +504,7 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
             break;
         }
     }
+    ns_live_free(rn.live);
     if (!o->dry_run && rc != NS_EXIT_IO && rc != NS_EXIT_USAGE && !o->quiet)
         fprintf(stderr, "npuscope: %ld run%s recorded in %s (%ld failed), %ld already there\n",
                 done, done == 1 ? "" : "s", o->out_dir, failed, skipped);

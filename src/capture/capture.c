@@ -254,6 +254,7 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
             killed = 1;
         }
 
+        if (o->on_tick && !reaped) o->on_tick(o->ctx);
         /* how long poll may sleep: until the next thing to do, 100 ms max */
         double wait = 0.1;
         if (deadline && !res->timed_out && deadline - now < wait) wait = deadline - now;

@@ -23,7 +23,10 @@ typedef struct {
      * (stream 0 stdout, 1 stderr), or NULL: what reads the output does so
      * while the compile runs, and nothing is read again after it ends. */
     void (*on_output)(void *ctx, int stream, const char *buf, size_t n);
-    void *ctx;             /* on_output's context */
+    void *ctx;             /* on_output's and on_tick's context */
+    /* Called on every turn of the loop (at least ten times a second while
+     * the command runs), or NULL: a status line redraws from here. */
+    void (*on_tick)(void *ctx);
 } ns_capture_opts;
 
 typedef struct {

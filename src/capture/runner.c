@@ -15,6 +15,7 @@
 #include "capture/runner.h"
 
 #include "capture/collect.h"
+#include "capture/live.h"
 
 #include "capture/capture.h"
 #include "npu/npu.h"
@@ -132,9 +133,22 @@ static char *ns__abs_new(const char *path) {
 
 /* ====== The run ====== */
 
-/* capture's on_output: a piece of stdout (0) or stderr (1) to its stream */
+/* What capture hands the output to: the metric streams, and the status line. */
+typedef struct {
+    ns_metric_stream streams[2]; /* stdout's and stderr's metric rules */
+    ns_live *live;               /* the status line, or NULL */
+} ns__readers;
+
+/* capture's on_output: a piece of stdout (0) or stderr (1) to each reader */
 static void ns__on_output(void *ctx, int stream, const char *buf, size_t n) {
-    ns_metrics_feed(&((ns_metric_stream *)ctx)[stream], buf, n);
+    ns__readers *rd = ctx;
+    ns_metrics_feed(&rd->streams[stream], buf, n);
+    if (rd->live) ns_live_feed(rd->live, stream, buf, n);
+}
+
+static void ns__on_tick(void *ctx) {
+    ns__readers *rd = ctx;
+    if (rd->live) ns_live_tick(rd->live, 0);
 }
 
 ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
@@ -181,18 +195,20 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     if (cache) ns_kv_set(&r->env, "NPUSCOPE_CACHE_DIR", cache);
 
     ns_capture_opts co = {s->argv, &r->env, tmp, rn->timeout_s, rn->grace_s, rn->show_output,
-                          ns__on_output, NULL};
+                          ns__on_output, NULL, ns__on_tick};
     /* the metric rules read the output as it is drained, one stream each */
     ns_metrics_reset(&rn->metrics);
-    ns_metric_stream streams[2];
-    ns_metrics_stream_init(&streams[0], &rn->metrics);
-    ns_metrics_stream_init(&streams[1], &rn->metrics);
-    co.ctx = streams;
+    ns__readers rd;
+    ns_metrics_stream_init(&rd.streams[0], &rn->metrics);
+    ns_metrics_stream_init(&rd.streams[1], &rn->metrics);
+    rd.live = rn->live;
+    co.ctx = &rd;
     ns_capture_result cr;
     time_t started = time(NULL) - 1; /* file times have one-second grain */
     int ran = ns_capture_run(&co, &cr);
-    ns_metrics_stream_end(&streams[0], &rn->metrics); /* stdout's matches, then stderr's */
-    ns_metrics_stream_end(&streams[1], &rn->metrics);
+    ns_metrics_stream_end(&rd.streams[0], &rn->metrics); /* stdout's matches, then stderr's */
+    ns_metrics_stream_end(&rd.streams[1], &rn->metrics);
+    if (rd.live) ns_live_clear(rd.live);
     if (ran != 0) goto out;
     memcpy(r->started_at, cr.started_at, sizeof r->started_at);
     r->wall_s = cr.wall_s;

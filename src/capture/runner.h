@@ -23,6 +23,7 @@ typedef struct {
     char **collect;        /* --collect FILE: copied into the run folder */
     int ncollect;          /* entries in collect */
     const char *npuw;      /* NPUW layout to label the reports, or NULL */
+    struct ns_live *live;  /* the status line the output also goes to, or NULL */
 } ns_runner;
 
 typedef struct {

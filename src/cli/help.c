@@ -24,6 +24,7 @@ static const char ns__general[] =
     "  stages   show, check or apply a stage map (which stage each row is)\n"
     "  advise   the regime of each compile and what to change, with numbers\n"
     "  report   one self-contained HTML page: findings, trees, tables, figures\n"
+    "  watch    follow a log still being written: the pass running now, then the tree\n"
     "\n"
     "INPUT is a log file (any text holding MLIR --mlir-timing reports, LLVM\n"
     "-time-passes / -ftime-report tables, MLIR JSON timing output), a Chrome\n"
@@ -410,6 +411,29 @@ static const char ns__report[] =
     "exit codes: 0 page written, 1 no timing report or run found, 2 usage\n"
     "error, unreadable input or unwritable output.\n";
 
+static const char ns__watch[] =
+    "usage: npuscope watch [--follow] [--format text|json] [--profile RUN] [FILE | -]\n"
+    "\n"
+    "Follow a log that another process is writing (a compile started by hand, an\n"
+    "IDE, a CI job's log) from its start: on a terminal, one status line updated\n"
+    "in place with the elapsed time, the sub-model compile, the pass running now\n"
+    "(the NPU compiler's pass loggers) and, with --profile, progress against an\n"
+    "earlier run; after each report its total.  When the log is finished, print\n"
+    "its reports as 'npuscope tree' would.  A file is finished when no process\n"
+    "has it open for writing any more (a pipe: when its writer closes it).\n"
+    "\n"
+    "options:\n"
+    "  --follow           keep waiting at the end of the file until interrupted\n"
+    "  --format F         text (default: the status line, then the tree) or json:\n"
+    "                     one event a line on stdout ({\"event\":\"pass\",...},\n"
+    "                     \"report\" with total_s, then \"end\"), for other tools\n"
+    "  --profile RUN      a run folder (or its run.json) of the same configuration:\n"
+    "                     show the share of its time done, the time left, and a\n"
+    "                     warning when this compile is far slower at the same pass\n"
+    "  --label-regex RE   as for tree\n"
+    NS__NPU_OPTIONS
+    "  -q, --quiet        no status line, no warnings\n";
+
 void ns_help(const char *cmd) {
     const char *text = ns__general;
     if (cmd && strcmp(cmd, "tree") == 0) text = ns__tree;
@@ -422,6 +446,7 @@ void ns_help(const char *cmd) {
     else if (cmd && strcmp(cmd, "diff") == 0) text = ns__diff;
     else if (cmd && strcmp(cmd, "advise") == 0) text = ns__advise;
     else if (cmd && strcmp(cmd, "report") == 0) text = ns__report;
+    else if (cmd && strcmp(cmd, "watch") == 0) text = ns__watch;
     fputs(text, stdout);
     if (text != ns__general) return;
 #define NS__EXIT_LINE(name, status, what) printf("  %-4d %s\n", status, what);
