@@ -1316,6 +1316,7 @@ static void ns__ratios(ns__rep *s) {
             found_base = 1;
             continue;
         }
+        if (xk && !ns__grp_tag(x, xk)) continue; /* no place on the x axis (another sweep) */
         /* the baseline group: same tags but key, same mode */
         const ns__grp *b = NULL;
         for (int h = 0; h < s->ngrps && !b; h++)
