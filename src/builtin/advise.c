@@ -1,4 +1,4 @@
-/* cmd_advise.c -- `npuscope advise`: the regime of each compile and what to
+/* advise.c -- `npuscope advise`: the regime of each compile and what to
  * change, with the numbers that say why.
  *
  * The advice follows the published NPU compile-time study: a compile is
@@ -10,7 +10,9 @@
  *
  * Input: logs (every report of a file is one compile, summed: an NPUW LLM
  * compile is several reports) or run folders (one compile per counted run;
- * medians over the runs of a configuration).
+ * medians over the runs of a configuration: the rows `table` prints,
+ * analyse/table.h).  What is advice stays here: the heaviest pass, the
+ * rules and the trade-off; the numbers they weigh are the engine's.
  */
 #include "builtin/builtin.h"
 #include "cli/cli.h"

@@ -1,4 +1,4 @@
-/* cmd_diff.c -- `npuscope diff`: A against B, total, passes and metrics,
+/* diff.c -- `npuscope diff`: A against B, total, passes and metrics,
  * with exact statistics and a gate for CI.
  *
  * The two sides are two folders (each a run folder or a folder of runs),

@@ -1,4 +1,4 @@
-/* cmd_fit.c -- `npuscope fit`: how a compile grows with an axis of a sweep,
+/* fit.c -- `npuscope fit`: how a compile grows with an axis of a sweep,
  * as a power law per group, with what a single exponent would hide.
  *
  * The inputs are run folders (a sweep) or CSV tables (a study's published
