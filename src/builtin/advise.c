@@ -1,4 +1,4 @@
-/* cmd_advise.c -- `npuscope advise`: the regime of each compile and what to
+/* advise.c -- `npuscope advise`: the regime of each compile and what to
  * change, with the numbers that say why.
  *
  * The advice follows the published NPU compile-time study: a compile is
@@ -10,7 +10,9 @@
  *
  * Input: logs (every report of a file is one compile, summed: an NPUW LLM
  * compile is several reports) or run folders (one compile per counted run;
- * medians over the runs of a configuration).
+ * medians over the runs of a configuration: the rows `table` prints,
+ * analyse/table.h).  What is advice stays here: the heaviest pass, the
+ * rules and the trade-off; the numbers they weigh are the engine's.
  */
 #include "builtin/builtin.h"
 #include "cli/cli.h"
@@ -19,6 +21,7 @@
 #include "parse/run_read.h"
 #include "model/stages.h"
 #include "analyse/stats.h"
+#include "analyse/table.h"
 #include "base/strmap.h"
 
 #include <math.h>
@@ -158,15 +161,53 @@ typedef struct {
     int ncases;          /* entries in cases */
 } ns__advice;
 
-/* Stage shares and heaviest pass of a set of reports (one compile). */
-static void ns__compile(ns__advice *ad, ns_report **reps, int n, double *share, int *nstages,
-                        const ns_stage_map **map, char **top, double *top_share, double *total) {
-    *total = 0;
-    double self[NS__MAX_STAGES] = {0};
-    *map = NULL;
+/* The summed totals of a compile's reports (those that have one). */
+static double ns__total(ns_report *const *reps, int n) {
+    double total = 0;
+    for (int k = 0; k < n; k++) {
+        double t = ns_stage_report_total(reps[k]);
+        if (isfinite(t)) total += t;
+    }
+    return total;
+}
+
+/* The heaviest pass of a compile: leaf pass rows summed by name over its
+ * reports, the largest wall (ties by name), or NULL; *top_share is its
+ * share of total. */
+static char *ns__top_pass_new(ns_report *const *reps, int n, double total, double *top_share) {
     ns_strmap names;
     ns_strmap_init(&names);
     double *wall = NULL;
+    for (int k = 0; k < n; k++)
+        for (const ns_node *nd = reps[k]->root->child; nd; nd = ns_node_next((ns_node *)nd, reps[k]->root)) {
+            if (nd->kind != NS_KIND_PASS || nd->child) continue;
+            int added;
+            size_t i = ns_strmap_intern(&names, nd->name, &added);
+            if (added) wall = ns_xrealloc(wall, sizeof *wall * (i + 1)), wall[i] = 0;
+            if (isfinite(nd->val[NS_COL_WALL].v)) wall[i] += nd->val[NS_COL_WALL].v;
+        }
+    char *top = NULL;
+    *top_share = NAN;
+    size_t best = (size_t)-1;
+    for (size_t i = 0; i < names.count; i++)
+        if (best == (size_t)-1 || wall[i] > wall[best] ||
+            (wall[i] == wall[best] && strcmp(names.keys[i], names.keys[best]) < 0))
+            best = i;
+    if (best != (size_t)-1) {
+        top = ns_strdup(names.keys[best]);
+        *top_share = total > 0 ? wall[best] / total : NAN;
+    }
+    free(wall);
+    ns_strmap_free(&names);
+    return top;
+}
+
+/* Stage shares and heaviest pass of a set of reports (one compile). */
+static void ns__compile(ns__advice *ad, ns_report **reps, int n, double *share, int *nstages,
+                        const ns_stage_map **map, char **top, double *top_share, double *total) {
+    *total = ns__total(reps, n);
+    double self[NS__MAX_STAGES] = {0};
+    *map = NULL;
     for (int k = 0; k < n; k++) {
         const ns_stage_map *m = ns_stage_sel_pick(&ad->sel, reps[k]);
         if (!*map) *map = m;
@@ -176,33 +217,12 @@ static void ns__compile(ns__advice *ad, ns_report **reps, int n, double *share, 
         double buf[NS__MAX_STAGES + 1];
         s.self = buf;
         ns_stage_sum(m, reps[k], of, &s);
-        double t = ns_stage_report_total(reps[k]);
-        if (isfinite(t)) *total += t;
         for (int i = 0; i < ns_stage_count(m) && i < NS__MAX_STAGES; i++) self[i] += buf[i];
-        for (const ns_node *nd = reps[k]->root->child; nd; nd = ns_node_next((ns_node *)nd, reps[k]->root)) {
-            if (nd->kind != NS_KIND_PASS || nd->child) continue;
-            int added;
-            size_t i = ns_strmap_intern(&names, nd->name, &added);
-            if (added) wall = ns_xrealloc(wall, sizeof *wall * (i + 1)), wall[i] = 0;
-            if (isfinite(nd->val[NS_COL_WALL].v)) wall[i] += nd->val[NS_COL_WALL].v;
-        }
         free(of);
     }
     *nstages = *map ? ns_stage_count(*map) : 0;
     for (int i = 0; i < *nstages && i < NS__MAX_STAGES; i++) share[i] = *total > 0 ? self[i] / *total : NAN;
-    *top = NULL;
-    *top_share = NAN;
-    size_t best = (size_t)-1;
-    for (size_t i = 0; i < names.count; i++)
-        if (best == (size_t)-1 || wall[i] > wall[best] ||
-            (wall[i] == wall[best] && strcmp(names.keys[i], names.keys[best]) < 0))
-            best = i;
-    if (best != (size_t)-1) {
-        *top = ns_strdup(names.keys[best]);
-        *top_share = *total > 0 ? wall[best] / *total : NAN;
-    }
-    free(wall);
-    ns_strmap_free(&names);
+    *top = ns__top_pass_new(reps, n, *total, top_share);
 }
 
 /* One case from the reports of a log file. */
@@ -249,46 +269,55 @@ static int ns__from_log(ns__advice *ad, const char *path, const ns_read_opts *ro
     return 0;
 }
 
-/* Configurations of a run folder: counted runs grouped by tags. */
+/* The median of metric `name` in a row of t, or NaN. */
+static double ns__row_metric(const ns_table *t, const ns_table_row *x, const char *name) {
+    for (int m = 0; m < t->nmetrics; m++)
+        if (!strcmp(t->metrics[m], name)) return x->metrics[m];
+    return NAN;
+}
+
+/* One case per configuration of the run folders, from the rows of the
+ * table engine (analyse/table.h): the compile row (cold, or "none" when
+ * the runs had no cache mode) gives the time, the stage shares and the
+ * metrics, the warm row the cache hit.  Cases come in the order of each
+ * configuration's first counted run; the heaviest pass is the largest
+ * share any compile of the row gave. */
 static void ns__from_runs(ns__advice *ad, ns_runset *rs) {
-    int *done = ns_xcalloc((size_t)rs->nruns + 1, sizeof *done);
+    ns_table t;
+    ns_table_init(&t);
+    ns_table_opts o = {&ad->sel, NULL, NULL};
+    ns_table_build(&t, rs->runs, rs->nruns, &o);
+    int *row_of = ns_xcalloc((size_t)rs->nruns + 1, sizeof *row_of);
+    for (int r = 0; r < t.nrows; r++)
+        for (int i = 0; i < t.rows[r].cfg.nruns; i++) row_of[t.rows[r].cfg.runs[i]] = r;
+    int *done = ns_xcalloc((size_t)t.nrows + 1, sizeof *done);
     for (int i = 0; i < rs->nruns; i++) {
-        if (done[i] || !ns_run_counted(&rs->runs[i])) continue;
+        if (!ns_run_counted(&rs->runs[i]) || done[row_of[i]]) continue;
+        const ns_table_row *first = &t.rows[row_of[i]], *compile = NULL, *warm = NULL;
+        for (int r = 0; r < t.nrows; r++) { /* the rows of this configuration */
+            const ns_table_row *x = &t.rows[r];
+            if (!ns_config_same_tags(&x->cfg, &first->cfg)) continue;
+            done[r] = 1;
+            if (!x->n) continue;
+            if (!strcmp(x->cfg.mode, "warm")) warm = x;
+            else if (!compile) compile = x;
+        }
         const ns_kvlist *tags = &rs->runs[i].tags;
         ns_buf name = {0};
-        for (int t = 0; t < tags->n; t++)
-            ns_buf_printf(&name, "%s%s=%s", t ? " " : "", tags->items[t].key, tags->items[t].value);
+        for (int k = 0; k < tags->n; k++)
+            ns_buf_printf(&name, "%s%s=%s", k ? " " : "", tags->items[k].key, tags->items[k].value);
         ns__case *c = ns__new_case(ad, name.len ? name.data : "(no tags)");
         ns_buf_free(&name);
         c->tags = tags;
-        double tot[2][256], sh[NS__MAX_STAGES][256], tasks[256], tps[256];
-        int n[2] = {0, 0}, nsh = 0, nt = 0, ntp = 0, subs = 0;
         double tshare = 0;
-        for (int j = i; j < rs->nruns; j++) {
-            ns_run *r = &rs->runs[j];
-            if (done[j] || !ns_run_counted(r)) continue;
-            int same = r->tags.n == tags->n;
-            for (int t = 0; same && t < tags->n; t++) {
-                const char *v = ns_kv_get(&r->tags, tags->items[t].key);
-                same = v && !strcmp(v, tags->items[t].value);
-            }
-            if (!same) continue;
-            done[j] = 1;
-            int warm = r->mode && !strcmp(r->mode, "warm");
-            if (n[warm] < 256) tot[warm][n[warm]++] = r->wall_s;
-            for (int k = 0; !warm && k < r->nmetrics; k++) {
-                if (!strcmp(r->metrics[k].name, "tasks") && nt < 256) tasks[nt++] = r->metrics[k].value;
-                if (!strcmp(r->metrics[k].name, "tokens_per_s") && ntp < 256) tps[ntp++] = r->metrics[k].value;
-            }
-            if (warm || r->nreports == 0 || nsh >= 256) continue;
-            /* stage shares from the cold (or mode-less) runs: they compile */
-            double share[NS__MAX_STAGES], total, ps;
-            int nst;
-            char *top = NULL;
-            ns__compile(ad, (ns_report **)r->reports, r->nreports, share, &nst, &c->map, &top, &ps, &total);
-            for (int k = 0; k < nst && k < NS__MAX_STAGES; k++) sh[k][nsh] = share[k];
-            nsh++;
-            subs = r->nreports;
+        for (int k = 0; compile && k < compile->cfg.nruns; k++) {
+            const ns_run *r = &rs->runs[compile->cfg.runs[k]];
+            if (!ns_run_counted(r) || r->nreports == 0) continue;
+            /* the map and sub-models of the compile row's last run with reports */
+            c->map = ns_stage_sel_pick(&ad->sel, r->reports[0]);
+            c->submodels = r->nreports;
+            double ps;
+            char *top = ns__top_pass_new(r->reports, r->nreports, ns__total(r->reports, r->nreports), &ps);
             if (top && (!c->top_pass || ps > tshare)) {
                 free(c->top_pass);
                 c->top_pass = top;
@@ -297,22 +326,28 @@ static void ns__from_runs(ns__advice *ad, ns_runset *rs) {
                 free(top);
             }
         }
-        /* the time shown is the cold (or mode-less) median when there is one */
-        c->compiles = n[0] ? n[0] : n[1];
-        c->submodels = subs;
-        c->cold_s = n[0] ? ns_median(tot[0], (size_t)n[0]) : NAN;
-        c->warm_s = n[1] ? ns_median(tot[1], (size_t)n[1]) : NAN;
+        /* the time shown is the compile row's median when there is one */
+        c->compiles = compile ? compile->n : warm ? warm->n : 0;
+        c->cold_s = compile ? compile->median : NAN;
+        c->warm_s = warm ? warm->median : NAN;
         c->total_s = isfinite(c->cold_s) ? c->cold_s : c->warm_s;
-        if (c->map)
-            for (int k = 0; k < ns_stage_count(c->map) && k < NS__MAX_STAGES; k++)
-                c->share[k] = ns_median(sh[k], (size_t)nsh);
+        for (int k = 0; c->map && k < ns_stage_count(c->map) && k < NS__MAX_STAGES; k++) {
+            size_t at = ns_strmap_find(&t.stages, ns_stage_name(c->map, k));
+            c->share[k] = at == (size_t)-1 ? NAN : compile->shares[at];
+        }
         c->top_pass_share = tshare;
-        if (nt) c->tasks = ns_median(tasks, (size_t)nt);
-        if (ntp) c->tokens_per_s = ns_median(tps, (size_t)ntp);
-        /* only NPU modes mark the cache: "none" runs are not cold runs */
-        if (n[0] && !strcmp(rs->runs[i].mode ? rs->runs[i].mode : "none", "none")) c->cold_s = NAN;
+        if (compile) {
+            double v = ns__row_metric(&t, compile, "tasks");
+            if (isfinite(v)) c->tasks = v;
+            v = ns__row_metric(&t, compile, "tokens_per_s");
+            if (isfinite(v)) c->tokens_per_s = v;
+            /* only NPU modes mark the cache: "none" runs are not cold runs */
+            if (!strcmp(compile->cfg.mode, "none")) c->cold_s = NAN;
+        }
     }
     free(done);
+    free(row_of);
+    ns_table_free(&t);
 }
 
 /* ====== The NPUW decode lesson ======

@@ -1,4 +1,4 @@
-/* cmd_diff.c -- `npuscope diff`: A against B, total, passes and metrics,
+/* diff.c -- `npuscope diff`: A against B, total, passes and metrics,
  * with exact statistics and a gate for CI.
  *
  * The two sides are two folders (each a run folder or a folder of runs),
@@ -24,6 +24,7 @@
 #include "analyse/diff.h"
 #include "base/jsonw.h"
 #include "analyse/stats.h"
+#include "render/grid.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -88,53 +89,6 @@ static void ns__put_p(ns_buf *b, double p) {
 
 /* ====== Text ====== */
 
-typedef struct {
-    char **cells; /* row-major (owned) */
-    int ncells;   /* entries in cells */
-    int ncols;    /* cells per row */
-    const char *align; /* per column: 'l' or 'r' */
-} ns__grid;
-
-/* Add the text of c as the next cell (control characters blanked: names
- * come from logs) and empty c. */
-static void ns__cell(ns__grid *g, ns_buf *c) {
-    ns_buf_puts(c, "");
-    for (char *s = c->data; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = ' ';
-    g->cells = ns_xrealloc(g->cells, sizeof *g->cells * (size_t)(g->ncells + 1));
-    g->cells[g->ncells++] = ns_strdup(c->data);
-    c->len = 0;
-    c->data[0] = 0;
-}
-
-static size_t ns__width(const char *s) {
-    size_t w = 0;
-    for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
-    return w;
-}
-
-static void ns__grid_render(ns_buf *b, ns__grid *g) {
-    size_t *w = ns_xcalloc((size_t)g->ncols, sizeof *w);
-    for (int i = 0; i < g->ncells; i++) {
-        size_t x = ns__width(g->cells[i]);
-        if (x > w[i % g->ncols]) w[i % g->ncols] = x;
-    }
-    for (int i = 0; i < g->ncells; i++) {
-        int c = i % g->ncols, last = c == g->ncols - 1;
-        size_t pad = w[c] - ns__width(g->cells[i]);
-        if (c) ns_buf_puts(b, "  ");
-        if (g->align[c] == 'r') ns_buf_pad(b, ' ', pad);
-        ns_buf_puts(b, g->cells[i]);
-        if (g->align[c] != 'r' && !last) ns_buf_pad(b, ' ', pad);
-        if (last) ns_buf_putc(b, '\n');
-        free(g->cells[i]);
-    }
-    free(g->cells);
-    free(w);
-    g->cells = NULL;
-    g->ncells = 0;
-}
-
 /* "A  DIR  K=V  mode cold  5 runs (1 not counted: 1 failed)" */
 static void ns__render_side(ns_buf *b, const char *label, const ns__side *s) {
     ns_buf_printf(b, "%s  %s", label, s->dir);
@@ -164,38 +118,38 @@ static void ns__render_text(ns_buf *b, const ns__side *sa, const ns__side *sb, c
     ns_buf_printf(b, "exact two-sided Mann-Whitney U: a verdict needs p < %g and a shift\n"
                      "of more than %g%% of A's median\n\n",
                   o->alpha, o->threshold);
-    ns__grid g = {NULL, 0, 9, "lrrrrrrrl"};
+    ns_grid g = {NULL, 0, 9, "lrrrrrrrl", NULL, 0};
     ns_buf c = {0};
     static const char *const head[] = {"name",  "A n",   "B n", "A median", "B median",
                                        "ratio", "shift", "p",   "verdict"};
     for (int i = 0; i < 9; i++) {
         ns_buf_puts(&c, head[i]);
-        ns__cell(&g, &c);
+        ns_grid_take(&g, &c);
     }
     for (int i = 0; i < d->nrows; i++) {
         const ns_diff_row *r = &d->rows[i];
         int time = r->kind != NS_DIFF_METRIC;
         ns_buf_puts(&c, r->name);
-        ns__cell(&g, &c);
+        ns_grid_take(&g, &c);
         ns_buf_printf(&c, "%zu", r->a_n);
-        ns__cell(&g, &c);
+        ns_grid_take(&g, &c);
         ns_buf_printf(&c, "%zu", r->b_n);
-        ns__cell(&g, &c);
+        ns_grid_take(&g, &c);
         ns__put_value(&c, r->a_median, time, 0);
-        ns__cell(&g, &c);
+        ns_grid_take(&g, &c);
         ns__put_value(&c, r->b_median, time, 0);
-        ns__cell(&g, &c);
+        ns_grid_take(&g, &c);
         if (isfinite(r->ratio)) ns_buf_printf(&c, "×%.3f", r->ratio);
         else ns_buf_putc(&c, '-');
-        ns__cell(&g, &c);
+        ns_grid_take(&g, &c);
         ns__put_value(&c, r->shift, time, 1);
-        ns__cell(&g, &c);
+        ns_grid_take(&g, &c);
         ns__put_p(&c, r->p);
-        ns__cell(&g, &c);
+        ns_grid_take(&g, &c);
         ns_diff_verdict_text(&c, r);
-        ns__cell(&g, &c);
+        ns_grid_take(&g, &c);
     }
-    ns__grid_render(b, &g);
+    ns_grid_write(b, &g);
     if (d->skipped)
         ns_buf_printf(b, "(%d pass%s under 0.1 ms on both sides not shown; --all shows them)\n",
                       d->skipped, d->skipped == 1 ? "" : "es");

@@ -1,4 +1,4 @@
-/* cmd_fit.c -- `npuscope fit`: how a compile grows with an axis of a sweep,
+/* fit.c -- `npuscope fit`: how a compile grows with an axis of a sweep,
  * as a power law per group, with what a single exponent would hide.
  *
  * The inputs are run folders (a sweep) or CSV tables (a study's published
@@ -29,6 +29,7 @@
 #include "analyse/fit.h"
 #include "base/jsonw.h"
 #include "base/strmap.h"
+#include "render/grid.h"
 
 #include <errno.h>
 #include <math.h>
@@ -293,51 +294,6 @@ static void ns__put_x(ns_buf *b, double v) {
 
 /* ====== Text ====== */
 
-/* A grid of cells, every one right-aligned (they are numbers, and the
- * header above them); widths by the widest cell. */
-typedef struct {
-    char **cells; /* row-major (owned) */
-    int ncells;   /* entries in cells */
-    int ncols;    /* cells per row */
-} ns__grid;
-
-static void ns__cell(ns__grid *g, ns_buf *c) {
-    ns_buf_puts(c, "");
-    g->cells = ns_xrealloc(g->cells, sizeof *g->cells * (size_t)(g->ncells + 1));
-    g->cells[g->ncells++] = ns_strdup(c->data);
-    c->len = 0;
-    c->data[0] = 0;
-}
-
-static size_t ns__width(const char *s) {
-    size_t w = 0;
-    for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
-    return w;
-}
-
-static void ns__grid_render(ns_buf *b, ns__grid *g, const char *indent) {
-    size_t *w = ns_xcalloc((size_t)g->ncols, sizeof *w);
-    for (int i = 0; i < g->ncells; i++) {
-        size_t x = ns__width(g->cells[i]);
-        if (x > w[i % g->ncols]) w[i % g->ncols] = x;
-    }
-    for (int i = 0; i < g->ncells; i++) {
-        int c = i % g->ncols;
-        if (c == 0) ns_buf_puts(b, indent);
-        else ns_buf_puts(b, "  ");
-        ns_buf_pad(b, ' ', w[c] - ns__width(g->cells[i]));
-        ns_buf_puts(b, g->cells[i]);
-        if (c == g->ncols - 1) {
-            while (b->len && b->data[b->len - 1] == ' ') b->len--;
-            ns_buf_putc(b, '\n');
-        }
-        free(g->cells[i]);
-    }
-    free(g->cells);
-    free(w);
-    memset(g, 0, sizeof *g);
-}
-
 static void ns__render_group_text(ns_buf *b, const ns__fitset *s, const ns__group *g) {
     const ns_fit *f = &g->fit;
     ns_buf c = {0};
@@ -354,56 +310,56 @@ static void ns__render_group_text(ns_buf *b, const ns__fitset *s, const ns__grou
     }
     int spread = 0;
     for (int i = 0; i < f->npts; i++) spread |= f->pts[i].n > 1;
-    ns__grid grid = {0};
-    grid.ncols = 5 + (spread ? 3 : 0);
+    /* every column right-aligned: numbers, and the header above them */
+    ns_grid grid = {NULL, 0, 5 + (spread ? 3 : 0), NULL, "  ", 0};
     const char *unit = s->y_time ? " s" : "";
     ns_buf_puts(&c, s->xname);
-    ns__cell(&grid, &c);
+    ns_grid_take(&grid, &c);
     ns_buf_printf(&c, "%s%s", s->yname, unit);
-    ns__cell(&grid, &c);
+    ns_grid_take(&grid, &c);
     if (spread) {
         ns_buf_puts(&c, "runs");
-        ns__cell(&grid, &c);
+        ns_grid_take(&grid, &c);
         ns_buf_printf(&c, "min%s", unit);
-        ns__cell(&grid, &c);
+        ns_grid_take(&grid, &c);
         ns_buf_printf(&c, "max%s", unit);
-        ns__cell(&grid, &c);
+        ns_grid_take(&grid, &c);
     }
     ns_buf_puts(&c, "fitted");
-    ns__cell(&grid, &c);
+    ns_grid_take(&grid, &c);
     ns_buf_puts(&c, "residual");
-    ns__cell(&grid, &c);
+    ns_grid_take(&grid, &c);
     ns_buf_puts(&c, "local slope");
-    ns__cell(&grid, &c);
+    ns_grid_take(&grid, &c);
     int k = 0;
     for (int i = 0; i < f->npts; i++) {
         const ns_fit_point *p = &f->pts[i];
         ns__put_x(&c, p->x);
-        ns__cell(&grid, &c);
+        ns_grid_take(&grid, &c);
         ns__put_y(&c, p->y);
-        ns__cell(&grid, &c);
+        ns_grid_take(&grid, &c);
         if (spread) {
             ns_buf_printf(&c, "%d", p->n);
-            ns__cell(&grid, &c);
+            ns_grid_take(&grid, &c);
             ns__put_y(&c, p->min);
-            ns__cell(&grid, &c);
+            ns_grid_take(&grid, &c);
             ns__put_y(&c, p->max);
-            ns__cell(&grid, &c);
+            ns_grid_take(&grid, &c);
         }
         ns__put_y(&c, p->fitted);
-        ns__cell(&grid, &c);
+        ns_grid_take(&grid, &c);
         if (isfinite(p->residual)) /* a residual that rounds to zero is +0.0000 */
             ns_buf_printf(&c, "%+.4f", fabs(p->residual) < 5e-5 ? 0.0 : p->residual);
         else ns_buf_puts(&c, p->used ? "-" : "left out");
-        ns__cell(&grid, &c);
+        ns_grid_take(&grid, &c);
         int first_at_x = i == 0 || f->pts[i - 1].x != p->x;
         if (first_at_x && k < f->nslopes && f->slopes[k].x1 == p->x) {
             ns_buf_printf(&c, "%.4f%s", f->slopes[k].slope, f->slopes[k].cliff ? " cliff" : "");
             k++;
         }
-        ns__cell(&grid, &c);
+        ns_grid_take(&grid, &c);
     }
-    ns__grid_render(b, &grid, "  ");
+    ns_grid_write(b, &grid);
     for (int i = 0; i < f->nslopes; i++) {
         const ns_fit_slope *sl = &f->slopes[i];
         if (!sl->cliff) continue;

@@ -16,8 +16,8 @@
  * "</script>" in a pass name cannot close the block); the JS only ever sets
  * textContent.
  *
- * This file lays out a page from an ns_page that cmd_report.c fills in: it
- * computes nothing.  Output is deterministic (no time, no locale, no
+ * This file lays out a page from an ns_page that render/page.c fills in
+ * from the page model (analyse/page.h): it computes nothing.  Output is deterministic (no time, no locale, no
  * addresses), so the same input gives the same bytes.
  */
 #ifndef NPUSCOPE_RENDER_HTML_H

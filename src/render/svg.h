@@ -22,7 +22,8 @@
  * (numbers are printed by printf in the C locale the program runs in).
  *
  * This file is drawing only.  Which figures exist and what goes in them is
- * decided by cmd_report.c; where they go on the page, by render_html.c.
+ * decided by the page model (analyse/page.h) and render/page_figures.c;
+ * where they go on the page, by render/html.c.
  * Deliberately left out: interactivity (zoom, pan), and any layout that
  * needs real text metrics.
  */

@@ -1,0 +1,247 @@
+/* page.c -- the model of the report page: building it in page order (see
+ * page.h for what each section holds, page_int.h for which file owns what).
+ *
+ * The build is a straight line of sections, each reading what the earlier
+ * ones left: the table first (it decides the page's stage names, the
+ * groups and their median runs), then the explorer's reports, the overview,
+ * the heaviest passes over the shown reports, the cache factor, the diff,
+ * the figures' data and the method facts.  The stage names of the logs'
+ * maps are put in before the table adds the runs' maps, so a page keeps
+ * one stage order from the first finding to the last figure.
+ *
+ * This file must not print (the command says what the options could not
+ * get, from the model), format a sentence or a number for people, or know
+ * anything of HTML and SVG (render/page.c does).
+ */
+#include "analyse/page_int.h"
+
+#include "analyse/stats.h"
+#include "npu/npu.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ====== The explorer ====== */
+
+static void ns__show(ns_page_shown *sh, const ns_report *r, const char *label) {
+    if (!r || !r->root) return;
+    if (sh->nodes + r->nnodes > NS_PAGE_MAX_NODES && sh->n > 0) {
+        sh->omitted++;
+        return;
+    }
+    sh->reps = ns_xrealloc(sh->reps, sizeof *sh->reps * (size_t)(sh->n + 1));
+    sh->labels = ns_xrealloc(sh->labels, sizeof *sh->labels * (size_t)(sh->n + 1));
+    sh->reps[sh->n] = r;
+    sh->labels[sh->n++] = ns_strdup(label);
+    sh->nodes += r->nnodes;
+}
+
+/* The reports the explorer shows: every log report, then the median run's
+ * reports of each configuration and mode. */
+static void ns__shown(ns_page_model *m) {
+    for (int i = 0; i < m->in->nlogs; i++) ns__show(&m->shown, m->in->logs[i], m->in->logs[i]->label);
+    ns_buf lab = {0};
+    for (int g = 0; g < m->table.nrows; g++) {
+        if (m->table.rows[g].median_run < 0) continue;
+        const ns_run *r = &m->in->set->runs[m->table.rows[g].median_run];
+        for (int k = 0; k < r->nreports; k++) {
+            lab.len = 0;
+            ns_buf_printf(&lab, "%s/%s", r->id, r->reports[k]->label);
+            ns__show(&m->shown, r->reports[k], lab.data);
+        }
+    }
+    ns_buf_free(&lab);
+}
+
+/* ====== The overview ====== */
+
+static void ns__overview_logs(ns_page_model *m) {
+    ns_page_overview *o = &m->overview;
+    ns_report *const *logs = m->in->logs;
+    int n = m->in->nlogs;
+    o->log_big = -1;
+    for (int i = 0; i < n; i++) {
+        double t = ns_stage_report_total(logs[i]);
+        if (!isfinite(t)) continue;
+        o->log_sum += t;
+        if (o->log_big < 0 || t > ns_stage_report_total(logs[o->log_big])) o->log_big = i;
+    }
+    int added;
+    for (int i = 0; i < n; i++) ns_strmap_intern(&o->producers, ns_producer_name(logs[i]), &added);
+    /* sub-model kinds (an NPUW LLM compile labelled with --npuw) */
+    o->kind_total = ns_xcalloc((size_t)n + 1, sizeof *o->kind_total);
+    for (int i = 0; i < n; i++) {
+        char *k = ns_submodel_kind_new(logs[i]->label);
+        size_t j = ns_strmap_intern(&o->kinds, k, NULL);
+        free(k);
+        double t = ns_stage_report_total(logs[i]);
+        if (isfinite(t)) o->kind_total[j] += t;
+    }
+}
+
+static void ns__overview_runs(ns_page_model *m) {
+    ns_page_overview *o = &m->overview;
+    const ns_runset *set = m->in->set;
+    double *w = ns_xcalloc((size_t)set->nruns + 1, sizeof *w);
+    for (int i = 0; i < set->nruns; i++)
+        if (ns_run_counted(&set->runs[i])) w[o->counted++] = set->runs[i].wall_s;
+    for (int g = 0; g < m->table.nrows; g++) {
+        int seen = 0;
+        for (int h = 0; h < g && !seen; h++)
+            seen = ns_config_same_tags(&m->table.rows[h].cfg, &m->table.rows[g].cfg);
+        o->configs += !seen;
+    }
+    o->run_min = ns_min(w, (size_t)o->counted);
+    o->run_max = ns_max(w, (size_t)o->counted);
+    o->run_median = ns_median(w, (size_t)o->counted);
+    free(w);
+}
+
+/* ====== Heaviest passes ====== */
+
+/* top's sums over the shown reports.  Their maps' stages are already the
+ * page's: the shown reports are logs and runs, whose maps the table read. */
+static void ns__passes(ns_page_model *m) {
+    ns_page_passes *p = &m->passes;
+    ns_top_init(&p->top, 0);
+    p->best = p->second = -1;
+    if (m->shown.n == 0) return;
+    for (int i = 0; i < m->shown.n; i++) {
+        const ns_stage_map *sm = ns_stage_sel_pick(m->sel, m->shown.reps[i]);
+        long n;
+        ns_stage_of *of = sm ? ns_stage_assign_new(sm, m->shown.reps[i], &n) : NULL;
+        ns_top_add_staged(&p->top, m->shown.reps[i], sm, of);
+        free(of);
+    }
+    p->order = ns_top_order_new(&p->top);
+    const ns_top *t = &p->top;
+    for (size_t k = 0; k < t->stages.count; k++) {
+        if (p->best < 0 || t->srows[k].self > t->srows[p->best].self) p->second = p->best, p->best = (int)k;
+        else if (p->second < 0 || t->srows[k].self > t->srows[p->second].self) p->second = (int)k;
+    }
+}
+
+/* ====== The cache factor ====== */
+
+static void ns__cache(ns_page_model *m) {
+    ns_page_cache *c = &m->cache;
+    double *xs = ns_xcalloc((size_t)m->table.nrows + 1, sizeof *xs);
+    c->row = -1;
+    for (int g = 0; g < m->table.nrows; g++)
+        if (strcmp(m->table.rows[g].cfg.mode, "cold") == 0 && isfinite(m->table.rows[g].cache_x)) {
+            xs[c->n++] = m->table.rows[g].cache_x;
+            c->row = g;
+        }
+    c->min = ns_min(xs, (size_t)c->n);
+    c->max = ns_max(xs, (size_t)c->n);
+    c->median = ns_median(xs, (size_t)c->n);
+    free(xs);
+}
+
+/* ====== Diff ====== */
+
+/* The mode both sides can be compared in: their common one, cold first. */
+static const char *ns__diff_mode(const ns_selection *a, const ns_selection *b) {
+    const char *ma[8], *mb[8];
+    int na = ns_selection_modes(a, ma, 8), nb = ns_selection_modes(b, mb, 8);
+    if (na > 8) na = 8;
+    if (nb > 8) nb = 8;
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++)
+            if (strcmp(ma[i], mb[j]) == 0) return ma[i];
+    return NULL;
+}
+
+static void ns__diff(ns_page_model *m) {
+    ns_page_diff *d = &m->diff;
+    if (!m->opts->a || !m->opts->b) return;
+    d->asked = 1;
+    ns_selection sa, sb;
+    ns_select_runs(m->in->set, m->opts->a, NULL, &sa);
+    ns_select_runs(m->in->set, m->opts->b, NULL, &sb);
+    d->mode = ns__diff_mode(&sa, &sb);
+    ns_selection_free(&sa);
+    ns_selection_free(&sb);
+    ns_select_runs(m->in->set, m->opts->a, d->mode, &sa);
+    ns_select_runs(m->in->set, m->opts->b, d->mode, &sb);
+    d->a_n = sa.n;
+    d->b_n = sb.n;
+    d->opts = (ns_diff_opts){0.05, 2, 0};
+    if (sa.n && sb.n) {
+        ns_diff_runs(sa.runs, sa.n, sb.runs, sb.n, &d->opts, &d->diff);
+        d->min_p = ns_mann_whitney_min_p((size_t)sa.n, (size_t)sb.n);
+    }
+    ns_selection_free(&sa);
+    ns_selection_free(&sb);
+}
+
+/* ====== The model ====== */
+
+/* The baseline of the ratios: --baseline K=V, or precision=int8 when a run
+ * has it.  The key is owned by the model. */
+static void ns__baseline(ns_page_model *m) {
+    const char *spec = m->opts->baseline;
+    if (spec) {
+        const char *eq = strchr(spec, '=');
+        m->ratios.key = ns_strndup(spec, (size_t)(eq - spec));
+        m->ratios.base = eq + 1;
+        return;
+    }
+    for (int i = 0; i < m->in->set->nruns; i++) {
+        const char *v = ns_kv_get(&m->in->set->runs[i].tags, "precision");
+        if (v && strcmp(v, "int8") == 0) {
+            m->ratios.key = ns_strdup("precision");
+            m->ratios.base = "int8";
+            return;
+        }
+    }
+}
+
+void ns_page_model_build(ns_page_model *m, const ns_page_input *in, const ns_page_opts *opts,
+                         ns_stage_sel *sel) {
+    memset(m, 0, sizeof *m);
+    m->in = in;
+    m->opts = opts;
+    m->sel = sel;
+    ns_strmap_init(&m->overview.producers);
+    ns_strmap_init(&m->overview.kinds);
+    /* the table: the logs' stages first, then the runs' */
+    ns_table_init(&m->table);
+    int added;
+    for (int i = 0; i < in->nlogs; i++) {
+        const ns_stage_map *sm = ns_stage_sel_pick(sel, in->logs[i]);
+        for (int k = 0; sm && k < ns_stage_count(sm); k++)
+            ns_strmap_intern(&m->table.stages, ns_stage_name(sm, k), &added);
+    }
+    ns__baseline(m);
+    ns_table_opts to = {sel, m->ratios.key, m->ratios.base};
+    ns_table_build(&m->table, in->set->runs, in->set->nruns, &to);
+    for (int i = 0; i < m->table.nrows; i++)
+        if (strcmp(m->table.rows[i].cfg.mode, "cold") == 0 && m->table.rows[i].n) m->fig_mode = "cold";
+    /* the sections, in page order */
+    ns__shown(m);
+    if (in->nlogs) ns__overview_logs(m);
+    if (in->set->nruns) ns__overview_runs(m);
+    ns__passes(m);
+    ns__cache(m);
+    ns__diff(m);
+    ns__page_figures(m);
+    ns__page_method(m);
+}
+
+void ns_page_model_free(ns_page_model *m) {
+    for (int i = 0; i < m->shown.n; i++) free(m->shown.labels[i]);
+    free(m->shown.reps);
+    free(m->shown.labels);
+    ns_strmap_free(&m->overview.producers);
+    ns_strmap_free(&m->overview.kinds);
+    free(m->overview.kind_total);
+    free(m->passes.order);
+    ns_top_free(&m->passes.top);
+    ns_diff_free(&m->diff.diff);
+    ns__page_figures_free(m);
+    ns__page_method_free(&m->method);
+    ns_table_free(&m->table);
+    memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,233 @@
+/* page.h -- what the page of `npuscope report` says, as numbers: the
+ * analysis half of the report, built from logs and runs already read.
+ *
+ * `report` answers a fixed list of questions about its input, and this
+ * module asks them of the other analyses and keeps the answers in one
+ * model, ns_page_model; render/page.h turns the model into words, tables
+ * and figures, and render/html.h lays them out.  Nothing here knows HTML,
+ * SVG, colours or sentences, and nothing there computes a statistic, so
+ * the page can be checked number by number and its wording changed without
+ * touching a number.
+ *
+ *   - Trees.  Every report of a log is shown.  A sweep can hold thousands
+ *     of runs with seven reports each, so for run folders the explorer
+ *     shows the reports of one run per configuration and mode: the median
+ *     run (analyse/table.h).  At most NS_PAGE_MAX_NODES rows are embedded;
+ *     reports past that are counted, not dropped silently.
+ *   - Heaviest passes: `top`'s sums (top.h) over the reports the explorer
+ *     shows, by stage (stages.h: --stages, automatic by default).
+ *   - Runs: the rows of `table` (analyse/table.h), with the stage names of
+ *     the logs' maps first; the cache factor over the cold rows.
+ *   - Figures, each only when the data can carry it: per tag whose values
+ *     are numbers (>= 3 of them) the series of rows that share every other
+ *     tag, with one power-law fit each (fit.h); a regime map over the first
+ *     two tags; ratios to a baseline (--baseline, or precision=int8 when
+ *     there is such a tag value).
+ *   - Diff: --a/--b select two sides of the runs (diff.h).
+ *   - Method: what was run, where, when, by which compiler, with which
+ *     stage maps -- distinct values with their counts.
+ *
+ * Everything is sorted before it is shown (tag values as numbers where
+ * they are numbers, ties by name), and nothing reads the clock, so the
+ * same input gives the same model.  The build prints nothing: what the
+ * options asked for and could not get (a diff side without runs, a
+ * baseline value no run has) is left in the model for the command to say.
+ *
+ * The module is broken out into three files (page_int.h lists what each
+ * owns): page.c the model and the sections above the figures,
+ * page_figures.c the figures' data, page_method.c the method facts.
+ *
+ * Ownership: the model borrows what was read (logs, runs, the stage
+ * selection, the options) and owns everything it computed; free it with
+ * ns_page_model_free.  Strings marked borrowed point into the runs, the
+ * reports or the options.
+ */
+#ifndef NPUSCOPE_ANALYSE_PAGE_H
+#define NPUSCOPE_ANALYSE_PAGE_H
+
+#include "analyse/diff.h"
+#include "analyse/fit.h"
+#include "analyse/table.h"
+#include "analyse/top.h"
+
+#define NS_PAGE_MAX_NODES 250000 /* rows embedded for the explorer, all reports together */
+
+/* ====== What the command read and asked ====== */
+
+typedef struct {
+    const char *stage_spec; /* --stages MAP (NULL: automatic) */
+    const char *sel_a;      /* --a K=V[,K=V] as written, or NULL */
+    const char *sel_b;      /* --b K=V[,K=V] as written */
+    const ns_kvlist *a;     /* --a parsed (NULL without --a) */
+    const ns_kvlist *b;     /* --b parsed */
+    const char *baseline;   /* --baseline K=V, or NULL */
+} ns_page_opts;
+
+typedef struct {
+    ns_report **logs;       /* reports of the log inputs, in order */
+    int nlogs;              /* entries in logs */
+    const ns_runset *set;   /* runs of the folder inputs */
+    const char **run_dir;   /* per run: the input folder it came from */
+    const char *from;       /* what each input gave, for the subtitle (NULL: nothing) */
+    char **inputs;          /* inputs as given */
+    int ninputs;            /* entries in inputs */
+    int argc;               /* the report command line (argv[0] "report") ... */
+    char **argv;            /* ... for the method section */
+} ns_page_input;
+
+/* ====== Sections ====== */
+
+typedef struct {
+    const ns_report **reps; /* reports shown in the explorer, in page order (borrowed) */
+    char **labels;          /* their labels on the page (owned) */
+    int n;                  /* entries */
+    long nodes;             /* rows embedded */
+    int omitted;            /* reports left out: over NS_PAGE_MAX_NODES */
+} ns_page_shown;
+
+typedef struct {
+    double log_sum;         /* the log reports' totals, summed (those that have one) */
+    int log_big;            /* the largest log report (index into logs), or -1 */
+    ns_strmap producers;    /* producers of the log reports, first-seen order */
+    ns_strmap kinds;        /* sub-model kinds of the log reports (ns_submodel_kind_new) */
+    double *kind_total;     /* per kind: its reports' totals, summed (owned) */
+    int counted;            /* counted runs */
+    int configs;            /* configurations of the runs (tags; modes aside) */
+    double run_median;      /* wall seconds of the counted runs: median ... */
+    double run_min;         /* ... */
+    double run_max;         /* ... */
+} ns_page_overview;
+
+typedef struct {
+    ns_top top;             /* sums over the shown reports (by stage) */
+    size_t *order;          /* top's rows, heaviest first, ties by name (owned; NULL: no report) */
+    int best;               /* stage with the most self time, or -1 */
+    int second;             /* the next one, or -1 */
+} ns_page_passes;
+
+typedef struct {
+    int n;                  /* cold rows with a cache factor */
+    int row;                /* the last of them (index into the table's rows) */
+    double median;          /* their factors: median ... */
+    double min;             /* ... */
+    double max;             /* ... */
+} ns_page_cache;
+
+typedef struct {
+    int asked;              /* --a and --b were given */
+    const char *mode;       /* the mode both sides are compared in, or NULL */
+    int a_n;                /* counted runs of side A in that mode */
+    int b_n;                /* ... of side B */
+    ns_diff_opts opts;      /* alpha, threshold */
+    ns_diff diff;           /* the rows, when both sides have runs */
+    double min_p;           /* the smallest p these sizes can reach */
+} ns_page_diff;
+
+/* ====== Figures ====== */
+
+typedef struct {
+    char *name;                 /* series label (owned) */
+    const ns_table_row **rows;  /* its rows, in table order (borrowed; array owned) */
+    int nrows;                  /* entries */
+    ns_fit fit;                 /* its points; fitted when it has >= 3 */
+} ns_page_series;
+
+typedef struct {
+    const char *axis;           /* the tag along x (borrowed) */
+    int pow2;                   /* its values are all powers of 2 */
+    ns_page_series *series;     /* the series: rows sharing every other tag (owned) */
+    int nseries;                /* entries */
+    int plotted;                /* series with >= 3 points (the figure's) */
+    int fitted;                 /* of those, series whose fit succeeded */
+} ns_page_scaling;
+
+typedef struct {
+    const char *xk;             /* tag across (borrowed), NULL: no regime map */
+    const char *yk;             /* tag down, NULL: one row */
+    const char **xv;            /* column values, sorted (borrowed; array owned) */
+    int nx;                     /* entries */
+    const char **yv;            /* row values, sorted (borrowed; array owned), NULL: one row */
+    int ny;                     /* entries (1 without yk) */
+    int *cell;                  /* ny x nx: dominant stage, or -1 (owned) */
+    double *share;              /* ny x nx: its median share (owned) */
+    int *nruns;                 /* ny x nx: runs with stage shares (owned) */
+    int *count;                 /* per stage: cells it dominates (owned) */
+    int filled;                 /* cells with a dominant stage */
+    int pooled;                 /* other tags, pooled in the cells */
+} ns_page_regime;
+
+typedef struct {
+    char *series;               /* "precision=fp16, model=7b" (owned) */
+    char *cat;                  /* categorical x: the other tags (owned) */
+    double x;                   /* x: the tag's value, or the category's index */
+    double ratio;               /* median / the baseline's median */
+    const char *val;            /* the baseline tag's value here (borrowed) */
+} ns_page_ratio;
+
+typedef struct {
+    char *key;                  /* the baseline tag (owned), NULL: no ratios */
+    const char *base;           /* its baseline value (borrowed) */
+    int found_base;             /* some row has the baseline value */
+    const char *xk;             /* numeric x: a tag with >= 2 values (borrowed), or NULL */
+    int pow2;                   /* its values are all powers of 2 */
+    ns_page_ratio *r;           /* ratios, in table order (owned) */
+    int n;                      /* entries */
+    const char **cats;          /* categorical x: the categories, first-seen (borrowed) */
+    int ncats;                  /* entries */
+} ns_page_ratios;
+
+/* ====== Method ====== */
+
+typedef struct {
+    ns_strmap m;                /* distinct strings, first-seen order */
+    int *count;                 /* occurrences per string (owned) */
+} ns_page_tally;
+
+typedef struct {
+    char *command;              /* this page's command line, shell-quoted (owned) */
+    ns_page_tally commands;     /* commands the runs ran, shell-quoted */
+    ns_strmap env;              /* variables npuscope set, first-seen */
+    ns_page_tally *env_values;  /* per variable: its values (owned) */
+    ns_page_tally hosts;        /* hosts of the runs ("name, os, N cpus", run.json) */
+    const char *first;          /* earliest started_at (borrowed), NULL: none */
+    const char *last;           /* latest started_at */
+    ns_page_tally reports;      /* "producer: title" of every report */
+    ns_strmap facts;            /* names of the compiler facts the logs hold */
+    double *fact_min;           /* per fact: smallest value (owned) */
+    double *fact_max;           /* ... largest (owned) */
+    int *fact_n;                /* ... reports that have it (owned) */
+} ns_page_method;
+
+/* ====== The model ====== */
+
+typedef struct {
+    const ns_page_input *in;    /* what was read (borrowed) */
+    const ns_page_opts *opts;   /* what was asked (borrowed) */
+    ns_stage_sel *sel;          /* stage map per report (borrowed) */
+    ns_table table;             /* the runs' rows; its stages are the page's stage names */
+    const char *fig_mode;       /* runs the figures use: "cold" when any, else NULL (all) */
+    ns_page_shown shown;        /* the explorer */
+    ns_page_overview overview;  /* the first findings */
+    ns_page_passes passes;      /* heaviest passes */
+    ns_page_cache cache;        /* the cache factor */
+    ns_page_diff diff;          /* A against B */
+    ns_page_scaling *scaling;   /* per numeric tag with >= 3 values, in key order (owned) */
+    int nscaling;               /* entries */
+    ns_page_regime regime;      /* the regime map */
+    ns_page_ratios ratios;      /* ratios to the baseline */
+    ns_page_method method;      /* method & reproducibility */
+} ns_page_model;
+
+/* Build the model of the page.  opts->a/b must parse (the command checks);
+ * sel is the --stages selection. */
+void ns_page_model_build(ns_page_model *m, const ns_page_input *in, const ns_page_opts *opts,
+                         ns_stage_sel *sel);
+void ns_page_model_free(ns_page_model *m);
+
+/* "model=m1, window=128": a row's tags in key order, plus its mode unless
+ * it is "none" (with_mode); the keys skip1 and skip2 are left out.
+ * `empty` when nothing is left.  Caller frees. */
+char *ns_page_label_new(const ns_table *t, const ns_table_row *g, const char *skip1,
+                        const char *skip2, int with_mode, const char *empty);
+
+#endif

@@ -1,0 +1,229 @@
+/* page_method.c -- method & reproducibility: what the page was made from,
+ * so that a reader can run it again (page.h; page_int.h lists the
+ * module's files).
+ *
+ * Every fact is a tally: the distinct values in first-seen order with how
+ * often each occurs (the commands the runs ran, the values of each variable
+ * npuscope set, the hosts, the compilers and titles of the reports), or a
+ * range (the dates, the compiler facts a log holds).  A run's host is in
+ * its run.json but not in the run that dataset.h reads, so it is read here,
+ * from the folder the run came from; nothing else touches a file.
+ *
+ * This file must not print, or decide how many values a fact shows
+ * (render/page.c cuts the long lists).
+ */
+#include "analyse/page_int.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ====== Tallies ====== */
+
+static void ns__tally_init(ns_page_tally *t) {
+    ns_strmap_init(&t->m);
+    t->count = NULL;
+}
+
+static void ns__tally_add(ns_page_tally *t, const char *s) {
+    int added;
+    size_t k = ns_strmap_intern(&t->m, s, &added);
+    if (added) {
+        t->count = ns_xrealloc(t->count, sizeof *t->count * (t->m.count + 1));
+        t->count[k] = 0;
+    }
+    t->count[k]++;
+}
+
+static void ns__tally_free(ns_page_tally *t) {
+    ns_strmap_free(&t->m);
+    free(t->count);
+    t->count = NULL;
+}
+
+/* ====== Commands ====== */
+
+/* argv as one shell-quoted line (caller frees). */
+static char *ns__shell_line_new(char **argv) {
+    ns_buf b = {0};
+    ns_buf_puts(&b, "");
+    for (int i = 0; argv && argv[i]; i++) {
+        const char *a = argv[i];
+        int plain = *a != 0;
+        for (const char *p = a; *p && plain; p++)
+            plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                           "_./:=@%+,-{}", *p) != NULL;
+        if (i) ns_buf_putc(&b, ' ');
+        if (plain) {
+            ns_buf_puts(&b, a);
+            continue;
+        }
+        ns_buf_putc(&b, '\'');
+        for (const char *p = a; *p; p++) {
+            if (*p == '\'') ns_buf_puts(&b, "'\\''");
+            else ns_buf_putc(&b, *p);
+        }
+        ns_buf_putc(&b, '\'');
+    }
+    return b.data;
+}
+
+static void ns__commands(ns_page_method *mt, const ns_page_input *in) {
+    char **line = ns_xcalloc((size_t)in->argc + 2, sizeof *line);
+    line[0] = "npuscope";
+    for (int i = 0; i < in->argc; i++) line[i + 1] = in->argv[i];
+    mt->command = ns__shell_line_new(line);
+    free(line);
+    for (int i = 0; i < in->set->nruns; i++) {
+        char *c = ns__shell_line_new(in->set->runs[i].argv);
+        ns__tally_add(&mt->commands, c);
+        free(c);
+    }
+}
+
+/* ====== Environment ====== */
+
+/* Per variable npuscope set, its values.  The run and cache folders differ
+ * in every run by design; their values are not tallied. */
+static void ns__env(ns_page_method *mt, const ns_runset *set) {
+    int added;
+    for (int i = 0; i < set->nruns; i++)
+        for (int k = 0; k < set->runs[i].env.n; k++)
+            ns_strmap_intern(&mt->env, set->runs[i].env.items[k].key, &added);
+    mt->env_values = ns_xcalloc(mt->env.count + 1, sizeof *mt->env_values);
+    for (size_t v = 0; v < mt->env.count; v++) {
+        const char *key = mt->env.keys[v];
+        ns__tally_init(&mt->env_values[v]);
+        if (strcmp(key, "NPUSCOPE_RUN_DIR") == 0 || strcmp(key, "NPUSCOPE_CACHE_DIR") == 0)
+            continue;
+        for (int i = 0; i < set->nruns; i++) {
+            const char *val = ns_kv_get(&set->runs[i].env, key);
+            if (val) ns__tally_add(&mt->env_values[v], val);
+        }
+    }
+}
+
+/* ====== Hosts ====== */
+
+/* The host of a run as recorded in its run.json ("name, os, N cpus"),
+ * appended to b; 0, or -1 when there is none. */
+static int ns__run_host(const char *dir, const char *id, ns_buf *b) {
+    ns_buf path = {0};
+    ns_buf_printf(&path, "%s/run.json", dir);
+    struct stat st;
+    if (stat(path.data, &st) != 0) { /* a folder of runs */
+        path.len = 0;
+        ns_buf_printf(&path, "%s/%s/run.json", dir, id);
+    }
+    json_error_t err;
+    json_t *root = json_load_file(path.data, 0, &err);
+    ns_buf_free(&path);
+    json_t *h = root ? json_object_get(root, "host") : NULL;
+    int rc = -1;
+    if (json_is_object(h)) {
+        const char *name = json_string_value(json_object_get(h, "name"));
+        const char *os = json_string_value(json_object_get(h, "os"));
+        json_t *cpus = json_object_get(h, "cpus");
+        ns_buf_printf(b, "%s%s%s", name ? name : "?", os ? ", " : "", os ? os : "");
+        if (json_is_integer(cpus))
+            ns_buf_printf(b, ", %lld cpus", (long long)json_integer_value(cpus));
+        rc = 0;
+    }
+    json_decref(root);
+    return rc;
+}
+
+static void ns__hosts(ns_page_method *mt, const ns_page_input *in) {
+    ns_buf h = {0};
+    for (int i = 0; i < in->set->nruns; i++) {
+        h.len = 0;
+        if (ns__run_host(in->run_dir[i], in->set->runs[i].id, &h) == 0) ns__tally_add(&mt->hosts, h.data);
+    }
+    ns_buf_free(&h);
+}
+
+/* ====== Dates, compilers, facts ====== */
+
+static void ns__dates(ns_page_method *mt, const ns_runset *set) {
+    for (int i = 0; i < set->nruns; i++) {
+        const char *at = set->runs[i].started_at;
+        if (!*at) continue;
+        if (!mt->first || strcmp(at, mt->first) < 0) mt->first = at;
+        if (!mt->last || strcmp(at, mt->last) > 0) mt->last = at;
+    }
+}
+
+/* "producer: title" of every report, logs first, then the runs'. */
+static void ns__reports(ns_page_method *mt, const ns_page_input *in) {
+    ns_buf b = {0};
+    for (int i = 0; i < in->nlogs + in->set->nruns; i++) {
+        const ns_run *run = i < in->nlogs ? NULL : &in->set->runs[i - in->nlogs];
+        ns_report *const *reps = run ? run->reports : &in->logs[i];
+        int nrep = run ? run->nreports : 1;
+        for (int k = 0; k < nrep; k++) {
+            b.len = 0;
+            ns_buf_printf(&b, "%s", ns_producer_name(reps[k]));
+            if (reps[k]->title) ns_buf_printf(&b, ": %s", reps[k]->title);
+            ns__tally_add(&mt->reports, b.data);
+        }
+    }
+    ns_buf_free(&b);
+}
+
+/* The facts the compiler logged (--npu): per name, its range over the logs. */
+static void ns__facts(ns_page_method *mt, const ns_page_input *in) {
+    int added;
+    for (int i = 0; i < in->nlogs; i++)
+        for (int k = 0; k < in->logs[i]->nfacts; k++)
+            ns_strmap_intern(&mt->facts, in->logs[i]->facts[k].name, &added);
+    size_t nf = mt->facts.count;
+    mt->fact_min = ns_xcalloc(nf + 1, sizeof *mt->fact_min);
+    mt->fact_max = ns_xcalloc(nf + 1, sizeof *mt->fact_max);
+    mt->fact_n = ns_xcalloc(nf + 1, sizeof *mt->fact_n);
+    for (size_t n = 0; n < nf; n++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < in->nlogs; i++)
+            for (int k = 0; k < in->logs[i]->nfacts; k++)
+                if (strcmp(in->logs[i]->facts[k].name, mt->facts.keys[n]) == 0) {
+                    double v = in->logs[i]->facts[k].value;
+                    mt->fact_n[n]++;
+                    if (v < lo) lo = v;
+                    if (v > hi) hi = v;
+                }
+        mt->fact_min[n] = lo;
+        mt->fact_max[n] = hi;
+    }
+}
+
+/* ====== The section ====== */
+
+void ns__page_method(ns_page_model *m) {
+    ns_page_method *mt = &m->method;
+    ns__tally_init(&mt->commands);
+    ns__tally_init(&mt->hosts);
+    ns__tally_init(&mt->reports);
+    ns_strmap_init(&mt->env);
+    ns_strmap_init(&mt->facts);
+    ns__commands(mt, m->in);
+    ns__env(mt, m->in->set);
+    ns__hosts(mt, m->in);
+    ns__dates(mt, m->in->set);
+    ns__reports(mt, m->in);
+    ns__facts(mt, m->in);
+}
+
+void ns__page_method_free(ns_page_method *mt) {
+    free(mt->command);
+    ns__tally_free(&mt->commands);
+    for (size_t v = 0; mt->env_values && v < mt->env.count; v++) ns__tally_free(&mt->env_values[v]);
+    free(mt->env_values);
+    ns_strmap_free(&mt->env);
+    ns__tally_free(&mt->hosts);
+    ns__tally_free(&mt->reports);
+    ns_strmap_free(&mt->facts);
+    free(mt->fact_min);
+    free(mt->fact_max);
+    free(mt->fact_n);
+}

@@ -1,0 +1,368 @@
+/* table.c -- the grid of a sweep (see table.h for what each number means).
+ *
+ * Built in one pass of steps, each over every row: group the runs, find the
+ * metric names, compute each counted run's stage shares, summarise every
+ * row, sort, pair cold with warm, pair with the baseline.  Sorting is done
+ * on an array of small structs that carry the sort keys themselves, so no
+ * comparator reads a global: the table can be built twice in one program
+ * (report and a unit test) without one build seeing the other's keys.
+ *
+ * What it must not do: print (the commands warn), write output (render/),
+ * or read files (the runs come read, dataset.h).
+ */
+#include "analyse/table.h"
+
+#include "analyse/stats.h"
+#include "npu/npu.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ====== Setup ====== */
+
+void ns_table_init(ns_table *t) {
+    memset(t, 0, sizeof *t);
+    ns_strmap_init(&t->stages);
+}
+
+void ns_table_free(ns_table *t) {
+    for (int i = 0; i < t->nrows; i++) {
+        ns_config_free(&t->rows[i].cfg);
+        free(t->rows[i].metrics);
+        free(t->rows[i].shares);
+    }
+    free(t->rows);
+    free(t->keys);
+    free(t->metrics);
+    ns_strmap_free(&t->stages);
+    free(t->run_share);
+    memset(t, 0, sizeof *t);
+}
+
+const char *ns_table_tag(const ns_table_row *r, const char *key) {
+    return ns_config_tag(&r->cfg, key);
+}
+
+int ns_table_any_regime(const ns_table *t) {
+    for (int i = 0; i < t->nrows; i++)
+        if (t->rows[i].regime >= 0) return 1;
+    return 0;
+}
+
+/* ====== Metric names ====== */
+
+static int ns__cmp_str(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Metric names of the counted runs, sorted, once each. */
+static void ns__metric_names(ns_table *t) {
+    for (int i = 0; i < t->nruns; i++) {
+        const ns_run *r = &t->runs[i];
+        if (!ns_run_counted(r)) continue;
+        for (int m = 0; m < r->nmetrics; m++) {
+            t->metrics = ns_xrealloc(t->metrics, sizeof *t->metrics * (size_t)(t->nmetrics + 1));
+            t->metrics[t->nmetrics++] = r->metrics[m].name;
+        }
+    }
+    if (t->nmetrics) qsort(t->metrics, (size_t)t->nmetrics, sizeof *t->metrics, ns__cmp_str);
+    int k = 0;
+    for (int i = 0; i < t->nmetrics; i++)
+        if (k == 0 || strcmp(t->metrics[k - 1], t->metrics[i]) != 0)
+            t->metrics[k++] = t->metrics[i];
+    t->nmetrics = k;
+}
+
+/* ====== Stage shares ====== */
+
+/* The stage names of every report's map, then each counted run's share of
+ * each stage: its reports' stage self times over their summed totals. */
+static void ns__stage_shares(ns_table *t, ns_stage_sel *sel) {
+    int added;
+    for (int i = 0; i < t->nruns; i++)
+        for (int k = 0; k < t->runs[i].nreports; k++) {
+            const ns_stage_map *m = ns_stage_sel_pick(sel, t->runs[i].reports[k]);
+            for (int s = 0; m && s < ns_stage_count(m); s++)
+                ns_strmap_intern(&t->stages, ns_stage_name(m, s), &added);
+        }
+    size_t nst = t->stages.count;
+    t->run_share = ns_xcalloc((size_t)t->nruns * nst + 1, sizeof *t->run_share);
+    double *sum = ns_xcalloc(nst + 1, sizeof *sum);
+    char *known = ns_xcalloc(nst + 1, 1); /* the stage is in a map of the run's reports */
+    for (int i = 0; i < t->nruns; i++) {
+        const ns_run *r = &t->runs[i];
+        double total = 0;
+        for (size_t s = 0; s < nst; s++) sum[s] = 0, known[s] = 0;
+        for (int k = 0; ns_run_counted(r) && k < r->nreports; k++) {
+            const ns_stage_map *m = ns_stage_sel_pick(sel, r->reports[k]);
+            if (!m) continue;
+            long n;
+            ns_stage_of *of = ns_stage_assign_new(m, r->reports[k], &n);
+            double *self = ns_xcalloc((size_t)ns_stage_count(m) + 1, sizeof *self);
+            ns_stage_sums ss = {self, 0, 0};
+            ns_stage_sum(m, r->reports[k], of, &ss);
+            if (isfinite(ss.total)) {
+                total += ss.total;
+                for (int s = 0; s < ns_stage_count(m); s++) {
+                    size_t slot = ns_strmap_find(&t->stages, ns_stage_name(m, s));
+                    sum[slot] += self[s];
+                    known[slot] = 1;
+                }
+            }
+            free(self);
+            free(of);
+        }
+        for (size_t s = 0; s < nst; s++)
+            t->run_share[(size_t)i * nst + s] = total > 0 && known[s] ? sum[s] / total : NAN;
+    }
+    free(sum);
+    free(known);
+}
+
+int ns_table_median_shares(const ns_table *t, const int *runs, int nruns, double *share,
+                           int *with) {
+    size_t nst = t->run_share ? t->stages.count : 0;
+    double *v = ns_xcalloc((size_t)nruns + 1, sizeof *v);
+    int dom = -1;
+    *with = 0;
+    for (int i = 0; i < nruns; i++) { /* a run has shares when any is known */
+        int any = 0;
+        for (size_t k = 0; k < nst && !any; k++)
+            any = isfinite(t->run_share[(size_t)runs[i] * nst + k]);
+        *with += any;
+    }
+    for (size_t k = 0; k < nst; k++) {
+        for (int i = 0; i < nruns; i++) v[i] = t->run_share[(size_t)runs[i] * nst + k];
+        share[k] = ns_median(v, (size_t)nruns);
+        if (isfinite(share[k]) && (dom < 0 || share[k] > share[dom])) dom = (int)k;
+    }
+    free(v);
+    return dom;
+}
+
+/* ====== Statistics ====== */
+
+static int ns__cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The run whose wall time is the median of the row's counted runs (the
+ * lower middle for an even count; ties by reading order), or -1. */
+static int ns__median_run(const ns_table *t, const ns_table_row *x) {
+    double *w = ns_xcalloc((size_t)x->cfg.nruns + 1, sizeof *w);
+    int n = 0;
+    for (int i = 0; i < x->cfg.nruns; i++)
+        if (ns_run_counted(&t->runs[x->cfg.runs[i]])) w[n++] = t->runs[x->cfg.runs[i]].wall_s;
+    int rep = -1;
+    if (n) {
+        qsort(w, (size_t)n, sizeof *w, ns__cmp_double);
+        double want = w[(n - 1) / 2];
+        for (int i = 0; i < x->cfg.nruns && rep < 0; i++) {
+            const ns_run *r = &t->runs[x->cfg.runs[i]];
+            if (ns_run_counted(r) && r->wall_s == want) rep = x->cfg.runs[i];
+        }
+    }
+    free(w);
+    return rep;
+}
+
+static void ns__summarize(const ns_table *t, ns_table_row *x) {
+    double *wall = ns_xcalloc((size_t)x->cfg.nruns + 1, sizeof *wall);
+    double *uow = ns_xcalloc((size_t)x->cfg.nruns + 1, sizeof *uow);
+    double *rss = ns_xcalloc((size_t)x->cfg.nruns + 1, sizeof *rss);
+    int n = 0;
+    for (int i = 0; i < x->cfg.nruns; i++) {
+        const ns_run *r = &t->runs[x->cfg.runs[i]];
+        if (r->primer) x->primers++; /* the warm primer is also a warmup */
+        else if (r->warmup) x->warmups++;
+        else if (!ns_run_ok(r)) x->failures++;
+        if (!ns_run_counted(r)) continue;
+        wall[n] = r->wall_s;
+        uow[n] = r->wall_s > 0 && isfinite(r->user_s) ? r->user_s / r->wall_s : NAN;
+        rss[n] = r->peak_rss_mb;
+        n++;
+    }
+    x->n = n;
+    x->mean = ns_mean(wall, (size_t)n);
+    x->stddev = ns_stddev(wall, (size_t)n);
+    x->min = ns_min(wall, (size_t)n);
+    x->max = ns_max(wall, (size_t)n);
+    /* outliers by the modified z-score: flagged, still counted */
+    x->outliers = (int)ns_outliers(wall, (size_t)n, NULL);
+    x->median = ns_median(wall, (size_t)n); /* last: it sorts wall */
+    x->user_over_wall = ns_median(uow, (size_t)n);
+    x->peak_rss_mb = ns_median(rss, (size_t)n);
+    x->cache_x = NAN;
+    x->base_ratio = NAN;
+    x->median_run = ns__median_run(t, x);
+    x->metrics = ns_xcalloc((size_t)t->nmetrics + 1, sizeof *x->metrics);
+    for (int m = 0; m < t->nmetrics; m++) {
+        int k = 0;
+        for (int i = 0; i < x->cfg.nruns; i++) {
+            const ns_run *r = &t->runs[x->cfg.runs[i]];
+            if (!ns_run_counted(r)) continue;
+            for (int j = 0; j < r->nmetrics; j++)
+                if (strcmp(r->metrics[j].name, t->metrics[m]) == 0) {
+                    wall[k++] = r->metrics[j].value;
+                    break;
+                }
+        }
+        x->metrics[m] = ns_median(wall, (size_t)k);
+    }
+    x->shares = ns_xcalloc(t->stages.count + 1, sizeof *x->shares);
+    int with;
+    x->regime = ns_table_median_shares(t, x->cfg.runs, x->cfg.nruns, x->shares, &with);
+    free(wall);
+    free(uow);
+    free(rss);
+}
+
+/* ====== Order ====== */
+
+/* A row to sort, carrying what the order needs: no comparator reads a
+ * global. */
+typedef struct {
+    const ns_config *cfg;    /* the row's configuration */
+    const char *const *keys; /* the table's keys, in order */
+    int nkeys;               /* entries in keys */
+    int row;                 /* the row's index before sorting */
+} ns__order;
+
+static int ns__cmp_order(const void *pa, const void *pb) {
+    const ns__order *a = pa, *b = pb;
+    return ns_config_cmp(a->cfg, b->cfg, a->keys, a->nkeys);
+}
+
+/* Tag by tag in key order, numbers as numbers; then by mode. */
+static void ns__sort(ns_table *t) {
+    ns__order *o = ns_xcalloc((size_t)t->nrows + 1, sizeof *o);
+    for (int i = 0; i < t->nrows; i++) o[i] = (ns__order){&t->rows[i].cfg, t->keys, t->nkeys, i};
+    if (t->nrows) qsort(o, (size_t)t->nrows, sizeof *o, ns__cmp_order);
+    ns_table_row *sorted = ns_xcalloc((size_t)t->nrows + 1, sizeof *sorted);
+    for (int i = 0; i < t->nrows; i++) sorted[i] = t->rows[o[i].row];
+    free(t->rows);
+    t->rows = sorted;
+    free(o);
+}
+
+/* ====== Pairs ====== */
+
+/* cache_x on the cold and warm rows of each configuration that has both. */
+static void ns__cache_ratios(ns_table *t) {
+    for (int i = 0; i < t->nrows; i++) {
+        ns_table_row *c = &t->rows[i];
+        if (strcmp(c->cfg.mode, "cold") != 0) continue;
+        for (int j = 0; j < t->nrows; j++) {
+            ns_table_row *w = &t->rows[j];
+            if (strcmp(w->cfg.mode, "warm") != 0 || !ns_config_same_tags(&w->cfg, &c->cfg))
+                continue;
+            double x = w->median > 0 ? c->median / w->median : NAN;
+            c->cache_x = w->cache_x = isfinite(x) ? x : NAN;
+        }
+    }
+}
+
+/* Every row's median over its baseline partner's. */
+static void ns__baseline(ns_table *t) {
+    for (int i = 0; i < t->nrows && t->base_key; i++) {
+        ns_table_row *x = &t->rows[i];
+        for (int j = 0; j < t->nrows; j++)
+            if (ns_config_partner(&x->cfg, &t->rows[j].cfg, t->base_key, t->base_value)) {
+                double r = t->rows[j].median > 0 ? x->median / t->rows[j].median : NAN;
+                x->base_ratio = isfinite(r) ? r : NAN;
+            }
+    }
+}
+
+/* ====== Building ====== */
+
+void ns_table_build(ns_table *t, const ns_run *runs, int nruns, const ns_table_opts *o) {
+    t->runs = runs;
+    t->nruns = nruns;
+    t->base_key = o->base_key;
+    t->base_value = o->base_value;
+    ns_config *cf;
+    t->nrows = ns_configs_new(runs, nruns, &cf, &t->keys, &t->nkeys);
+    t->rows = ns_xcalloc((size_t)t->nrows + 1, sizeof *t->rows);
+    for (int i = 0; i < t->nrows; i++) t->rows[i].cfg = cf[i];
+    free(cf);
+    ns__metric_names(t);
+    if (o->stages) {
+        t->staged = 1;
+        ns__stage_shares(t, o->stages);
+    }
+    for (int i = 0; i < t->nrows; i++) ns__summarize(t, &t->rows[i]);
+    ns__sort(t);
+    ns__cache_ratios(t);
+    ns__baseline(t);
+}
+
+/* ====== Baseline summary ====== */
+
+ns_table_base_group *ns_table_base_groups_new(const ns_table *t, const char *by, int *n) {
+    *n = 0;
+    if (!t->base_key) return NULL;
+    ns_table_base_group *g = NULL;
+    int *done = ns_xcalloc((size_t)t->nrows + 1, sizeof *done);
+    double *v = ns_xcalloc((size_t)t->nrows + 1, sizeof *v);
+    for (int i = 0; i < t->nrows; i++) {
+        const ns_table_row *x = &t->rows[i];
+        const char *xv = ns_table_tag(x, t->base_key);
+        const char *xb = by ? ns_table_tag(x, by) : "";
+        if (done[i] || !isfinite(x->base_ratio) || !xv || !xb || !strcmp(xv, t->base_value))
+            continue;
+        int k = 0;
+        for (int j = i; j < t->nrows; j++) {
+            const ns_table_row *y = &t->rows[j];
+            const char *yv = ns_table_tag(y, t->base_key);
+            const char *yb = by ? ns_table_tag(y, by) : "";
+            if (done[j] || !isfinite(y->base_ratio) || !yv || !yb || strcmp(yv, xv) ||
+                strcmp(yb, xb) || strcmp(y->cfg.mode, x->cfg.mode))
+                continue;
+            done[j] = 1;
+            v[k++] = y->base_ratio;
+        }
+        g = ns_xrealloc(g, sizeof *g * (size_t)(*n + 1));
+        ns_table_base_group *e = &g[(*n)++];
+        e->value = xv;
+        e->by = by ? xb : NULL;
+        e->mode = x->cfg.mode;
+        e->n = k;
+        e->min = ns_min(v, (size_t)k);
+        e->max = ns_max(v, (size_t)k);
+        e->median = ns_median(v, (size_t)k);
+    }
+    free(done);
+    free(v);
+    return g;
+}
+
+/* ====== Sub-model kinds ====== */
+
+void ns_table_submodel_metrics(ns_run *runs, int nruns) {
+    for (int i = 0; i < nruns; i++) {
+        ns_run *r = &runs[i];
+        for (int k = 0; k < r->nreports; k++) {
+            char *kind = ns_submodel_kind_new(r->reports[k]->label);
+            char name[300];
+            snprintf(name, sizeof name, "submodel:%s", kind);
+            free(kind);
+            double total = ns_stage_report_total(r->reports[k]);
+            if (!isfinite(total)) continue;
+            int m;
+            for (m = 0; m < r->nmetrics; m++)
+                if (!strcmp(r->metrics[m].name, name)) break;
+            if (m == r->nmetrics) {
+                r->metrics = ns_xrealloc(r->metrics, sizeof *r->metrics * (size_t)(r->nmetrics + 1));
+                r->metrics[m].name = ns_strdup(name);
+                r->metrics[m].value = 0;
+                r->metrics[m].count = 0;
+                r->nmetrics++;
+            }
+            r->metrics[m].value += total;
+            r->metrics[m].count++;
+        }
+    }
+}
