@@ -16,84 +16,25 @@
 #      again against a clang-22 ASan+UBSan build (NPUSCOPE_INNER=1 is that
 #      inner run: it skips section 7 and the browser tests)
 # The last line is "N passed, N failed".
-set -u
 cd "$(dirname "$0")/.." || exit 2
-NPUSCOPE=${NPUSCOPE:-./build/npuscope}
-FIX=tests/fixtures
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0 fail=0
-
-ok()   { pass=$((pass + 1)); [ -n "${VERBOSE:-}" ] && echo "ok   $*"; return 0; }
-bad()  { fail=$((fail + 1)); echo "FAIL $*"; }
-check() { local name=$1; shift; if "$@" >"$TMP/out" 2>&1; then ok "$name"; else bad "$name"; sed 's/^/     /' "$TMP/out" | head -20; fi; }
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 
 # ---------------------------------------------------------------- 1. unit
-# Every tests/unit*.c is a program that must have been built: a missing one
-# is a failure, never a silent skip.
-for src in tests/unit*.c; do
-    u=${BUILD:-build}/$(basename "$src" .c)
-    [ -x "$u" ] || { bad "$u was not built (make units)"; continue; }
-    out=$("$u") || true
-    echo "$out" | grep '^FAIL' || true
-    last=$(echo "$out" | tail -n 1)
-    u_pass=$(echo "$last" | sed -n 's/^[a-z_]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-    u_fail=$(echo "$last" | sed -n 's/^[a-z_]*: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-    if [ -z "$u_pass" ]; then bad "$u did not finish"; else
-        pass=$((pass + u_pass)); fail=$((fail + u_fail)); fi
-done
+units_all "${BUILD:-build}"
 
 # ---------------------------------------------------------------- 2. exactness
-# Clean what the scanner cleans (colour, CR, logger prefixes) before the
-# naive extraction; the reports themselves are untouched.
-clean() { sed 's/\x1b\[[0-9;]*m//g; s/\r$//; s/^\[[A-Z]*\] [^ ]* \[[^]]*\] //' "$1"; }
-exact() {
-    local f=$1
-    clean "$f" | awk -f tests/extract-reports.awk >"$TMP/want"
-    [ -s "$TMP/want" ] || { echo "no report extracted from $f"; return 1; }
-    "$NPUSCOPE" tree --format original "$f" >"$TMP/got" 2>"$TMP/err" || return 1
-    [ ! -s "$TMP/err" ] || { echo "unexpected warnings:"; cat "$TMP/err"; return 1; }
-    diff "$TMP/want" "$TMP/got"
-}
 for f in "$FIX"/*.txt "$FIX"/*.log; do
     check "exact $(basename "$f")" exact "$f"
 done
 
 # ---------------------------------------------------------------- 3. exports
-exports() {
-    local f=$1 n
-    "$NPUSCOPE" tree -q --format json "$f" >"$TMP/j" || return 1
-    # rows + roots = nodes; every report complete; Total == header total
-    n=$(jq '[.reports[] | [.root | .. | objects | select(has("children"))] | length] | add' "$TMP/j") || return 1
-    jq -e '[.reports[] | .complete] | all' "$TMP/j" >/dev/null || { echo "incomplete report"; return 1; }
-    jq -e '[.reports[] | select(.header_total_s != null and .producer != "llvm-timer-group")
-            | .header_total_s == .root.wall_s] | all' "$TMP/j" >/dev/null ||
-        { echo "Total differs from Total Execution Time"; return 1; }
-    jq -e '[.reports[] | select(.header_wall_clock_s != null) | .header_wall_clock_s == .root.wall_s] | all' \
-        "$TMP/j" >/dev/null || { echo "LLVM Total wall differs from the wall clock header"; return 1; }
-    local rows; rows=$("$NPUSCOPE" tree -q --format csv "$f" | tail -n +2 | wc -l)
-    local reports; reports=$(jq '.reports | length' "$TMP/j")
-    [ "$rows" -eq $((n - reports)) ] || { echo "csv rows $rows, json nodes $n, reports $reports"; return 1; }
-    "$NPUSCOPE" tree -q --format chrome "$f" | jq -e '.traceEvents | length > 0' >/dev/null || return 1
-    "$NPUSCOPE" tree -q --format speedscope "$f" |
-        jq -e '[.profiles[] | (.samples | length) == (.weights | length)] | all' >/dev/null || return 1
-    "$NPUSCOPE" tree -q --format folded "$f" | grep -qv ' [0-9][0-9]*$' && { echo "bad folded line"; return 1; }
-    "$NPUSCOPE" top -q -n 0 --format json "$f" | jq -e '.rows | length > 0' >/dev/null || return 1
-    return 0
-}
 for f in "$FIX"/*.txt "$FIX"/*.log "$FIX"/*ftime-trace.json; do
     check "exports $(basename "$f")" exports "$f"
 done
 
 # Every JSON npuscope writes, from every fixture, through jansson's strict
-# parser (tests/jsoncheck.c: no NaN, valid UTF-8, no raw control bytes, no
-# duplicate keys), which refuses more than jq does.
-JSONCHECK=${BUILD:-build}/jsoncheck
-strict_json() { # strict_json ARGS...: run npuscope, its stdout must be strict JSON
-    "$NPUSCOPE" "$@" >"$TMP/sj" 2>/dev/null
-    [ $? -le 1 ] || { echo "npuscope $* failed"; return 1; }
-    [ ! -s "$TMP/sj" ] || "$JSONCHECK" "$TMP/sj"
-}
+# parser (strict_json, tests/lib.sh).
 strict_fixture() {
     local f=$1 fmt
     for fmt in json chrome speedscope; do strict_json tree -q --format $fmt "$f" || return 1; done
@@ -117,13 +58,6 @@ strict_runs() {
 check "strict JSON (jansson) of table, fit, advise on run folders" strict_runs
 
 # ---------------------------------------------------------------- 4. golden
-golden() {
-    local c=$1 args=()
-    mapfile -t args <"$c.args"
-    "$NPUSCOPE" "${args[@]}" >"$TMP/out" 2>"$TMP/err" </dev/null
-    echo $? >"$TMP/rc"
-    diff "$c.out" "$TMP/out" && diff "$c.err" "$TMP/err" && diff "$c.rc" "$TMP/rc"
-}
 for c in tests/cases/*.args; do
     check "golden $(basename "${c%.args}")" golden "${c%.args}"
 done
@@ -200,11 +134,6 @@ npuw_dev_names() {
         jq -e '[.reports[].label] == ["Model0_kv1152_REP00C9__0", "Model0_kv1152_prefill_1", "generate/3"]' >/dev/null
 }
 check "npuw: developer-build subgraph names label their reports" npuw_dev_names
-npu_no_leak() {
-    # facts only with --npu, and an MLIR log has none
-    "$NPUSCOPE" tree --npu --format json "$FIX/noisy-build.log" | jq -e '[.reports[] | has("metrics")] | any | not' >/dev/null &&
-    "$NPUSCOPE" tree --format json "$FIX/constructed-npu-2025.log" | jq -e '.reports[0] | has("metrics") | not' >/dev/null
-}
 check "npu facts: none without --npu, none in non-NPU logs" npu_no_leak
 npu_strategy_log() {
     # dump-strategy-to-log=true: the strategy JSON in the log, then the report
@@ -282,5 +211,4 @@ if [ -z "${NPUSCOPE_INNER:-}" ]; then
     check "the whole suite against a clang-22 ASan+UBSan build" whole_suite_sanitized
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
