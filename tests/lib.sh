@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # lib.sh -- what the test scripts share: the counters, check(), the summary
-# line, and the checks that more than one script runs.  Sourced by
-# tests/run.sh and by tests/run_bad.sh when it runs alone; it moves to the
-# top of the tree and sets
+# line, and the checks that more than one script runs or that
+# tests/selftest.sh proves can fail.  Sourced by tests/run.sh,
+# tests/selftest.sh, and tests/run_bad.sh when it runs alone; it moves to
+# the top of the tree and sets
 #
 #   NPUSCOPE   the binary under test (default ./build/npuscope)
 #   FIX        tests/fixtures
@@ -10,8 +11,15 @@
 #   pass fail  the counts that `finish` prints as "N passed, N failed"
 #
 # A check is a function that returns 0 when what it tests holds, and prints
-# why not otherwise; `check "description" FUNCTION ARG...` runs it, counts
-# it, and shows the first 20 lines of what a failing one printed.
+# why not otherwise; `check "description" FUNCTION ARG...` runs it in a
+# subshell (so a check that exits, or trips `set -u`, fails alone instead
+# of ending the run), counts it, and shows the first 20 lines of what a
+# failing one printed.  A check function never calls ok or bad itself.
+#
+# A check must fail on empty or missing output.  Two traps: jq 1.6's -e
+# exits 0 when its input is empty, so `npuscope ... | jq -e COND` passes
+# when npuscope prints nothing -- use jqt, below; and a `grep -q PATTERN &&
+# fail` passes on an empty file -- test that the file has content first.
 
 if [ -n "${NS_LIB:-}" ]; then return 0; fi
 NS_LIB=1
@@ -21,37 +29,127 @@ NPUSCOPE=${NPUSCOPE:-./build/npuscope}
 FIX=tests/fixtures
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-pass=0 fail=0
+pass=0 fail=0 skips=0
 
 ok()   { pass=$((pass + 1)); [ -n "${VERBOSE:-}" ] && echo "ok   $*"; return 0; }
 bad()  { fail=$((fail + 1)); echo "FAIL $*"; }
-check() { local name=$1; shift; if "$@" >"$TMP/out" 2>&1; then ok "$name"; else bad "$name"; sed 's/^/     /' "$TMP/out" | head -20; fi; }
+# skip WHAT: a check that did not run, said and not counted as passed
+skip() { skips=$((skips + 1)); echo "skipped: $*"; }
+check() {
+    local name=$1; shift
+    if ("$@") >"$TMP/out" 2>&1; then ok "$name"
+    else bad "$name"; sed 's/^/     /' "$TMP/out" | head -20; fi
+}
 
 # finish: the summary line; true only when nothing failed (a script ends
 # with it, so that this is its exit status)
 finish() {
+    [ "$skips" -eq 0 ] || echo "$skips skipped (each said above; not counted as passed)"
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]
 }
 
-# ---------------------------------------------------------------- unit programs
+# jqt FILTER [FILE...]: true when jq prints `true` and nothing else (the
+# jq options and arguments as for jq).  Empty input, a parse error, false,
+# null, or any other value is false, and what jq printed is shown.
+jqt() {
+    local out
+    out=$(jq "$@" 2>&1)
+    [ "$out" = true ] && return 0
+    echo "jq $1: ${out:-no output}" | head -n 5
+    return 1
+}
+
+# ---------------------------------------------------------------- test programs
+# prog_run NAME CMD...: run a test program whose last line of output is its
+# summary, "[PROGRAM: ]N passed, M failed" (tests/unit*.c through
+# tests/check.h, tests/selftest.sh, tests/run.sh itself).  Its FAIL lines
+# (and the indented lines under them) are shown; prog_pass, prog_fail and
+# prog_rc are set.  False, with the reason in prog_why, when the program
+# did not end with its summary, ran no check, or exited non-zero although
+# it counted no failure (a crash after its summary, a sanitizer report).
+prog_run() {
+    local name=$1 last re='^\([a-z_.]*: \)\{0,1\}\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$'
+    shift
+    prog_pass=0 prog_fail=0 prog_why=
+    "$@" >"$TMP/prog.out" 2>"$TMP/prog.err" </dev/null
+    prog_rc=$?
+    awk '/^FAIL/ { on = 1; print; next } on && /^     / { print; next } { on = 0 }' "$TMP/prog.out"
+    last=$(tail -n 1 "$TMP/prog.out")
+    if [ -z "$(echo "$last" | sed -n "s/$re/x/p")" ]; then
+        prog_why="$name did not finish (exit $prog_rc; no summary line)"
+    else
+        prog_pass=$(echo "$last" | sed -n "s/$re/\2/p")
+        prog_fail=$(echo "$last" | sed -n "s/$re/\3/p")
+        if [ $((prog_pass + prog_fail)) -eq 0 ]; then prog_why="$name ran no check"
+        elif [ "$prog_rc" -ne 0 ] && [ "$prog_fail" -eq 0 ]; then
+            prog_why="$name exited $prog_rc after \"$last\""
+        else return 0; fi
+    fi
+    tail -n 5 "$TMP/prog.err" | sed 's/^/     /' >"$TMP/prog.why"
+    return 1
+}
+
+# tally NAME CMD...: prog_run, and its counts join ours; a program that
+# did not finish, ran nothing or exited wrongly is one more failure
+tally() {
+    prog_run "$@"
+    local rc=$?
+    pass=$((pass + prog_pass)); fail=$((fail + prog_fail))
+    [ "$rc" -eq 0 ] || { bad "$prog_why"; cat "$TMP/prog.why"; }
+}
+
 # units_all BUILD: every tests/unit*.c is a program that must have been
-# built in BUILD: a missing one is a failure, never a silent skip.  Each
-# prints its failures and ends with "NAME: N passed, N failed"; the counts
-# join ours.
+# built in BUILD: a missing one is a failure, never a silent skip.
 units_all() {
-    local src u out last u_pass u_fail
+    local src u
     for src in tests/unit*.c; do
         u=$1/$(basename "$src" .c)
-        [ -x "$u" ] || { bad "$u was not built (make units)"; continue; }
-        out=$("$u") || true
-        echo "$out" | grep '^FAIL' || true
-        last=$(echo "$out" | tail -n 1)
-        u_pass=$(echo "$last" | sed -n 's/^[a-z_]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-        u_fail=$(echo "$last" | sed -n 's/^[a-z_]*: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-        if [ -z "$u_pass" ]; then bad "$u did not finish"; else
-            pass=$((pass + u_pass)); fail=$((fail + u_fail)); fi
+        if [ -x "$u" ]; then tally "$u" "$u"; else bad "$u was not built (make units)"; fi
     done
+}
+# units_pass BUILD: the same as one check (another build's unit tests)
+units_pass() {
+    local src u
+    for src in tests/unit*.c; do
+        u=$1/$(basename "$src" .c)
+        [ -x "$u" ] || { echo "$u was not built"; return 1; }
+        prog_run "$u" "$u" || { echo "$prog_why"; cat "$TMP/prog.why"; return 1; }
+        [ "$prog_fail" -eq 0 ] || return 1
+    done
+}
+
+# tap_tally NAME SECONDS CMD...: run a TAP producer (node --test) under
+# `timeout SECONDS` and count its top-level results as ours: "ok" passes,
+# "not ok" fails (with its diagnostics), and "# SKIP" / "# TODO" results
+# are said but not counted.  The run is one more failure when it exits
+# non-zero with no failure counted (124: killed by the timeout), when its
+# plan "1..N" is missing or disagrees with the results (it stopped mid-way),
+# or when no test passed.
+tap_tally() {
+    local name=$1 secs=$2 rc line n=0 npass=0 nfail=0 plan
+    shift 2
+    timeout "$secs" "$@" >"$TMP/tap" 2>&1
+    rc=$?
+    while IFS= read -r line; do
+        case $line in
+        "ok "*" # "[Ss][Kk][Ii][Pp]* | "ok "*" # "[Tt][Oo][Dd][Oo]* | "not ok "*" # "[Tt][Oo][Dd][Oo]*)
+            n=$((n + 1)); skip "$name: ${line#* - }" ;;
+        "ok "*) n=$((n + 1)); npass=$((npass + 1)); ok "$name: ${line#ok * - }" ;;
+        "not ok "*)
+            n=$((n + 1)); nfail=$((nfail + 1)); bad "$name: ${line#not ok * - }"
+            awk -v t="$line" '$0 == t { on = 1; next } on && /^(ok|not ok) / { exit } on' "$TMP/tap" |
+                head -40 | sed 's/^/     /' ;;
+        esac
+    done <"$TMP/tap"
+    plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$TMP/tap" | tail -n 1)
+    if [ "$rc" -eq 124 ]; then bad "$name: the runner was killed by its $secs s timeout after $n tests"
+    elif [ "$rc" -ne 0 ] && [ "$nfail" -eq 0 ]; then bad "$name: the runner exited $rc with no test failed"
+    elif [ -z "$plan" ]; then bad "$name: the runner printed no plan (1..N) after $n tests"
+    elif [ "$plan" -ne "$n" ]; then bad "$name: the runner planned $plan tests and reported $n"
+    elif [ "$npass" -eq 0 ] && [ "$nfail" -eq 0 ]; then bad "$name: the runner ran no test"
+    else return 0; fi
+    tail -n 20 "$TMP/tap" | sed 's/^/     /'
 }
 
 # ---------------------------------------------------------------- exactness
@@ -68,52 +166,77 @@ exact() {
 }
 
 # ---------------------------------------------------------------- exports
+# folded_shape FILE: folded stacks, at least one line, each "FRAME;... N"
+folded_shape() {
+    [ -s "$1" ] || { echo "no folded line"; return 1; }
+    if grep -nv '. [0-9][0-9]*$' "$1" >"$TMP/folded.bad"; then
+        echo "bad folded lines:"; head -n 5 "$TMP/folded.bad"; return 1
+    fi
+}
+# exports FILE: json, csv, chrome, speedscope, folded and top of FILE agree
+# (each output kept in a file, so that npuscope's exit code is read)
 exports() {
-    local f=$1 n
+    local f=$1 n rows reports
     "$NPUSCOPE" tree -q --format json "$f" >"$TMP/j" || return 1
+    jqt '.reports | length > 0' "$TMP/j" || { echo "no report"; return 1; }
     # rows + roots = nodes; every report complete; Total == header total
     n=$(jq '[.reports[] | [.root | .. | objects | select(has("children"))] | length] | add' "$TMP/j") || return 1
-    jq -e '[.reports[] | .complete] | all' "$TMP/j" >/dev/null || { echo "incomplete report"; return 1; }
-    jq -e '[.reports[] | select(.header_total_s != null and .producer != "llvm-timer-group")
-            | .header_total_s == .root.wall_s] | all' "$TMP/j" >/dev/null ||
+    jqt '[.reports[] | .complete] | all' "$TMP/j" || { echo "incomplete report"; return 1; }
+    jqt '[.reports[] | select(.header_total_s != null and .producer != "llvm-timer-group")
+         | .header_total_s == .root.wall_s] | all' "$TMP/j" ||
         { echo "Total differs from Total Execution Time"; return 1; }
-    jq -e '[.reports[] | select(.header_wall_clock_s != null) | .header_wall_clock_s == .root.wall_s] | all' \
-        "$TMP/j" >/dev/null || { echo "LLVM Total wall differs from the wall clock header"; return 1; }
-    local rows; rows=$("$NPUSCOPE" tree -q --format csv "$f" | tail -n +2 | wc -l)
-    local reports; reports=$(jq '.reports | length' "$TMP/j")
+    jqt '[.reports[] | select(.header_wall_clock_s != null) | .header_wall_clock_s == .root.wall_s] | all' \
+        "$TMP/j" || { echo "LLVM Total wall differs from the wall clock header"; return 1; }
+    "$NPUSCOPE" tree -q --format csv "$f" >"$TMP/csv" || return 1
+    rows=$(tail -n +2 "$TMP/csv" | wc -l)
+    reports=$(jq '.reports | length' "$TMP/j")
     [ "$rows" -eq $((n - reports)) ] || { echo "csv rows $rows, json nodes $n, reports $reports"; return 1; }
-    "$NPUSCOPE" tree -q --format chrome "$f" | jq -e '.traceEvents | length > 0' >/dev/null || return 1
-    "$NPUSCOPE" tree -q --format speedscope "$f" |
-        jq -e '[.profiles[] | (.samples | length) == (.weights | length)] | all' >/dev/null || return 1
-    "$NPUSCOPE" tree -q --format folded "$f" | grep -qv ' [0-9][0-9]*$' && { echo "bad folded line"; return 1; }
-    "$NPUSCOPE" top -q -n 0 --format json "$f" | jq -e '.rows | length > 0' >/dev/null || return 1
-    return 0
+    "$NPUSCOPE" tree -q --format chrome "$f" >"$TMP/chrome" || return 1
+    jqt '.traceEvents | length > 0' "$TMP/chrome" || return 1
+    "$NPUSCOPE" tree -q --format speedscope "$f" >"$TMP/speedscope" || return 1
+    jqt '(.profiles | length > 0) and ([.profiles[] | (.samples | length) == (.weights | length)] | all)' \
+        "$TMP/speedscope" || return 1
+    "$NPUSCOPE" tree -q --format folded "$f" >"$TMP/folded" || return 1
+    folded_shape "$TMP/folded" || return 1
+    "$NPUSCOPE" top -q -n 0 --format json "$f" >"$TMP/top" || return 1
+    jqt '.rows | length > 0' "$TMP/top"
 }
 
 # Every JSON npuscope writes goes through jansson's strict parser
 # (tests/jsoncheck.c: no NaN, valid UTF-8, no raw control bytes, no
 # duplicate keys), which refuses more than jq does.
 JSONCHECK=${JSONCHECK:-${BUILD:-build}/jsoncheck}
-strict_json() { # strict_json ARGS...: run npuscope, its stdout must be strict JSON
-    "$NPUSCOPE" "$@" >"$TMP/sj" 2>/dev/null
-    [ $? -le 1 ] || { echo "npuscope $* failed"; return 1; }
-    [ ! -s "$TMP/sj" ] || "$JSONCHECK" "$TMP/sj"
+# strict_json [-x RC] ARG...: npuscope ARG... exits RC (default 0) and
+# prints one strict JSON document; no output is never a pass.
+strict_json() {
+    local want=0 rc
+    if [ "$1" = -x ]; then want=$2; shift 2; fi
+    "$NPUSCOPE" "$@" >"$TMP/sj" 2>"$TMP/sj.err"
+    rc=$?
+    [ "$rc" -eq "$want" ] || { echo "npuscope $*: exit $rc, wanted $want"; head -n 5 "$TMP/sj.err"; return 1; }
+    [ -s "$TMP/sj" ] || { echo "npuscope $*: no output"; return 1; }
+    "$JSONCHECK" "$TMP/sj" || { echo "npuscope $*: not strict JSON"; return 1; }
 }
 
 # ---------------------------------------------------------------- golden
 golden() {
     local c=$1 args=()
     mapfile -t args <"$c.args"
-    "$NPUSCOPE" "${args[@]}" >"$TMP/out" 2>"$TMP/err" </dev/null
-    echo $? >"$TMP/rc"
-    diff "$c.out" "$TMP/out" && diff "$c.err" "$TMP/err" && diff "$c.rc" "$TMP/rc"
+    "$NPUSCOPE" "${args[@]}" >"$TMP/golden.out" 2>"$TMP/golden.err" </dev/null
+    echo $? >"$TMP/golden.rc"
+    diff "$c.out" "$TMP/golden.out" && diff "$c.err" "$TMP/golden.err" && diff "$c.rc" "$TMP/golden.rc"
 }
 
 # ---------------------------------------------------------------- NPU logs
 npu_no_leak() {
-    # facts only with --npu, and an MLIR log has none
-    "$NPUSCOPE" tree --npu --format json "$FIX/noisy-build.log" | jq -e '[.reports[] | has("metrics")] | any | not' >/dev/null &&
-    "$NPUSCOPE" tree --format json "$FIX/constructed-npu-2025.log" | jq -e '.reports[0] | has("metrics") | not' >/dev/null
+    # facts only with --npu, and an MLIR log has none; an NPU log has them
+    # with --npu (without that, "none" would hold of a broken --npu too)
+    "$NPUSCOPE" tree --npu --format json "$FIX/noisy-build.log" >"$TMP/npu1" || return 1
+    jqt '(.reports | length > 0) and ([.reports[] | has("metrics")] | any | not)' "$TMP/npu1" || return 1
+    "$NPUSCOPE" tree --format json "$FIX/constructed-npu-2025.log" >"$TMP/npu2" || return 1
+    jqt '(.reports | length > 0) and ([.reports[] | has("metrics")] | any | not)' "$TMP/npu2" || return 1
+    "$NPUSCOPE" tree --npu --format json "$FIX/constructed-npu-2025.log" >"$TMP/npu3" || return 1
+    jqt '(.reports | length > 0) and ([.reports[] | .metrics | length > 0] | all)' "$TMP/npu3"
 }
 
 # ---------------------------------------------------------------- bad input
@@ -156,7 +279,8 @@ bad_json() {
 }
 
 # bad_case NAME: one case of the corpus: its exit code, its messages, and
-# (exit 0 or 1) valid JSON exports of its input
+# (exit 0 or 1) valid JSON exports of its input -- a document even when
+# nothing is found ("reports": []), never an empty output
 bad_case() {
     local name=$1 c=$BAD/$1 input args=() a rc want pat fmt
     input=$(bad_input "$name")
@@ -187,6 +311,7 @@ bad_case() {
     for fmt in json chrome speedscope; do
         bad_run "$TMP/bad.json" "$TMP/bad.err" "" tree -q --format "$fmt" "$input"; rc=$?
         [ "$rc" -le 1 ] || { echo "--format $fmt: exit $rc"; head -20 "$TMP/bad.err"; return 1; }
-        [ ! -s "$TMP/bad.json" ] || bad_json "$TMP/bad.json" || { echo "--format $fmt: invalid JSON"; return 1; }
+        [ -s "$TMP/bad.json" ] || { echo "--format $fmt: no output (exit $rc)"; return 1; }
+        bad_json "$TMP/bad.json" || { echo "--format $fmt: invalid JSON"; return 1; }
     done
 }

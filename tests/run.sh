@@ -46,8 +46,9 @@ for f in "$FIX"/*.txt "$FIX"/*.log "$FIX"/*ftime-trace.json; do
     check "strict JSON (jansson) of every export: $(basename "$f")" strict_fixture "$f"
 done
 strict_runs() {
-    strict_json tree -q --format json tests/runs &&
-    strict_json tree -q --merge --format json tests/runs &&
+    # (the constructed runs kept no report: exit 1, and still a document)
+    strict_json -x 1 tree -q --format json tests/runs &&
+    strict_json -x 1 tree -q --merge --format json tests/runs &&
     strict_json table -q --format json tests/runs &&
     strict_json table -q --stages --format json tests/runs &&
     strict_json fit -q --x window --y wall --format json tests/runs &&
@@ -73,29 +74,29 @@ e2e_mlir() {
         --pass-pipeline='builtin.module(inline,func.func(canonicalize,cse),convert-to-llvm,canonicalize)' \
         "$TMP/in.mlir" -o /dev/null 2>"$TMP/real.log" || return 1
     "$NPUSCOPE" tree --format json "$TMP/real.log" >"$TMP/real.json" || return 1
-    jq -e '.reports | length == 1' "$TMP/real.json" >/dev/null || return 1
-    jq -e '.reports[0] | .complete and .header_total_s == .root.wall_s and
-           ([.root.children[].name] | index("Canonicalizer") != null)' "$TMP/real.json" >/dev/null || return 1
+    jqt '.reports | length == 1' "$TMP/real.json" || return 1
+    jqt '.reports[0] | .complete and .header_total_s == .root.wall_s and
+           ([.root.children[].name] | index("Canonicalizer") != null)' "$TMP/real.json" || return 1
     exact "$TMP/real.log" || return 1
     # the same compile piped straight into npuscope
     mlir-opt-22 --mlir-timing --mlir-timing-display=list \
         --pass-pipeline='builtin.module(canonicalize)' "$TMP/in.mlir" 2>&1 >/dev/null |
-        "$NPUSCOPE" tree --format json - | jq -e '.reports[0].producer == "mlir-text-list"' >/dev/null
+        "$NPUSCOPE" tree --format json - | jqt '.reports[0].producer == "mlir-text-list"'
 }
 e2e_flang() {
     awk 'BEGIN { for (i = 1; i <= 40; i++)
         printf "subroutine s%d(a, n)\n  integer :: n, i\n  real :: a(n)\n  do i = 1, n\n    a(i) = a(i) * 2.0 + %d.0\n  end do\nend subroutine\n", i, i }' >"$TMP/k.f90"
     (cd "$TMP" && flang-22 -O2 -ftime-report -c k.f90 -o k.o) 2>"$TMP/flang.log" || return 1
     "$NPUSCOPE" tree --format json "$TMP/flang.log" >"$TMP/flang.json" || return 1
-    jq -e '[.reports[] | select(.title == "Flang execution timing report")] | length == 1' "$TMP/flang.json" >/dev/null &&
-    jq -e '[.reports[] | select(.producer == "llvm-timer-group")] | length >= 2' "$TMP/flang.json" >/dev/null &&
+    jqt '[.reports[] | select(.title == "Flang execution timing report")] | length == 1' "$TMP/flang.json" &&
+    jqt '[.reports[] | select(.producer == "llvm-timer-group")] | length >= 2' "$TMP/flang.json" &&
     exact "$TMP/flang.log"
 }
 e2e_clang() {
     awk 'BEGIN { for (i = 0; i < 30; i++) printf "int f%d(int x){int s=0;for(int i=0;i<x;i++)s+=i*%d;return s;}\n", i, i }' >"$TMP/c.c"
     (cd "$TMP" && clang-22 -O2 -c -ftime-trace=c.trace.json -ftime-report c.c -o c.o) 2>"$TMP/clang.log" || return 1
     "$NPUSCOPE" tree --format json "$TMP/c.trace.json" |
-        jq -e '.reports[0].producer == "chrome-trace" and ([.. | objects | select(.name? == "ExecuteCompiler")] | length == 1)' >/dev/null &&
+        jqt '.reports[0].producer == "chrome-trace" and ([.. | objects | select(.name? == "ExecuteCompiler")] | length == 1)' &&
     exact "$TMP/clang.log"
 }
 check "e2e mlir-opt-22 --mlir-timing" e2e_mlir
@@ -111,10 +112,10 @@ check "e2e clang-22 -ftime-trace/-ftime-report" e2e_clang
 # A large input crosses many read-buffer boundaries: the same reports must
 # come out as from the small file, byte for byte, from a file and a pipe.
 large() {
-    local i
-    for i in $(seq 1 40); do cat "$FIX/noisy-build.log"; done >"$TMP/big.log"
+    for _ in $(seq 1 40); do cat "$FIX/noisy-build.log"; done >"$TMP/big.log"
     [ "$(wc -c <"$TMP/big.log")" -gt 2000000 ] || return 1
     "$NPUSCOPE" tree --format original "$FIX/noisy-build.log" >"$TMP/one" || return 1
+    [ -s "$TMP/one" ] || { echo "no report in the small file"; return 1; }
     for _ in $(seq 1 40); do cat "$TMP/one"; done >"$TMP/want40"
     "$NPUSCOPE" tree --format original "$TMP/big.log" >"$TMP/got40" || return 1
     cmp "$TMP/want40" "$TMP/got40" || return 1
@@ -131,7 +132,7 @@ npuw_dev_names() {
       sed -n '/^===-/,/  Total$/p' "$FIX/mlir22-tree-st.txt"
       sed -n '/^===-/,/  Total$/p' "$FIX/mlir22-tree-st.txt"; } >"$TMP/npuw-dev.log"
     "$NPUSCOPE" tree --npuw -q --format json "$TMP/npuw-dev.log" |
-        jq -e '[.reports[].label] == ["Model0_kv1152_REP00C9__0", "Model0_kv1152_prefill_1", "generate/3"]' >/dev/null
+        jqt '[.reports[].label] == ["Model0_kv1152_REP00C9__0", "Model0_kv1152_prefill_1", "generate/3"]'
 }
 check "npuw: developer-build subgraph names label their reports" npuw_dev_names
 check "npu facts: none without --npu, none in non-NPU logs" npu_no_leak
@@ -141,8 +142,8 @@ npu_strategy_log() {
       echo "[INFO] 09:41:01.001 [output-pipelining] "
       cat "$FIX/constructed-strategy.json"
       sed -n '/^===-/,/  Total$/p' "$FIX/mlir22-tree-st.txt"; } >"$TMP/strat.log"
-    "$NPUSCOPE" tree --npu --format json "$TMP/strat.log" | jq -e '.reports[0].metrics == {"tiles": 10, "tiled_ops": 2}' >/dev/null &&
-    "$NPUSCOPE" tree --format json "$TMP/strat.log" | jq -e '.reports | length == 1' >/dev/null
+    "$NPUSCOPE" tree --npu --format json "$TMP/strat.log" | jqt '.reports[0].metrics == {"tiles": 10, "tiled_ops": 2}' &&
+    "$NPUSCOPE" tree --format json "$TMP/strat.log" | jqt '.reports | length == 1'
 }
 check "npu facts: the strategy logged with dump-strategy-to-log gives tiles" npu_strategy_log
 npuw_report() {
@@ -166,11 +167,15 @@ if [ -z "${NPUSCOPE_INNER:-}" ]; then
     clang_build() { make -s WERROR=1 BUILD="build-$1" CC="$1" "build-$1/npuscope" units >/dev/null; }
     check "build with clang -Wall -Wextra -Werror" clang_build clang
     check "build with clang-22 -Wall -Wextra -Werror" clang_build clang-22
-    nosse() { make -s BUILD=build-nosse CFLAGS=-U__SSE2__ build-nosse/unit >/dev/null && ./build-nosse/unit >/dev/null; }
+    nosse() {
+        make -s BUILD=build-nosse CFLAGS=-U__SSE2__ build-nosse/unit >/dev/null || return 1
+        prog_run build-nosse/unit ./build-nosse/unit || { echo "$prog_why"; return 1; }
+        [ "$prog_fail" -eq 0 ]
+    }
     check "portable build (no SSE2 fast path): unit tests" nosse
     asan() {
         make -s BUILD=build-asan SANITIZE=1 build-asan/npuscope units >/dev/null || return 1
-        for u in tests/unit*.c; do u=build-asan/$(basename "$u" .c); "$u" >/dev/null || return 1; done
+        units_pass build-asan || return 1
         # Every fixture and every input of the bad-input corpus (section 6),
         # in every format and through top.  A sanitizer report exits 1, as
         # "no timing report found" does, so look for the report itself.
@@ -201,12 +206,11 @@ if [ -z "${NPUSCOPE_INNER:-}" ]; then
         command -v clang-22 >/dev/null 2>&1 || cc=clang
         bin=build-asan-$cc/npuscope
         make -s BUILD="build-asan-$cc" CC="$cc" SANITIZE=1 "$bin" >/dev/null || return 1
-        ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=halt_on_error=1:exitcode=87 \
-            NPUSCOPE=$bin NPUSCOPE_INNER=1 bash tests/run.sh >"$TMP/inner.out" 2>&1
-        local rc=$?
-        grep -A8 '^FAIL' "$TMP/inner.out" | head -40
-        tail -n 1 "$TMP/inner.out"
-        return $rc
+        # its summary line must say that checks ran and none failed
+        prog_run "the inner suite" env ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=halt_on_error=1:exitcode=87 \
+            NPUSCOPE="$bin" NPUSCOPE_INNER=1 bash tests/run.sh || { echo "$prog_why"; return 1; }
+        tail -n 1 "$TMP/prog.out"
+        [ "$prog_fail" -eq 0 ]
     }
     check "the whole suite against a clang-22 ASan+UBSan build" whole_suite_sanitized
 fi
