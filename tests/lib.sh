@@ -219,12 +219,28 @@ strict_json() {
 }
 
 # ---------------------------------------------------------------- golden
+# golden CASE: CASE.args (one argument a line) gives CASE.out, CASE.err and
+# CASE.rc exactly; CASE.desc says in one line what the case shows, and a
+# case without it fails
 golden() {
     local c=$1 args=()
-    mapfile -t args <"$c.args"
+    [ -f "$c.desc" ] || { echo "$c.desc missing: say in one line what the case shows"; return 1; }
+    [ "$(wc -l <"$c.desc")" -eq 1 ] && grep -q '[^[:space:]]' "$c.desc" ||
+        { echo "$c.desc: not one line of text"; return 1; }
+    mapfile -t args <"$c.args" || return 1
     "$NPUSCOPE" "${args[@]}" >"$TMP/golden.out" 2>"$TMP/golden.err" </dev/null
     echo $? >"$TMP/golden.rc"
     diff "$c.out" "$TMP/golden.out" && diff "$c.err" "$TMP/golden.err" && diff "$c.rc" "$TMP/golden.rc"
+}
+# golden_layout DIR: every file in DIR belongs to a case that has all five
+# parts (an .out left behind by a renamed case would otherwise go unnoticed)
+golden_layout() {
+    local f n x
+    for f in "$1"/*; do
+        n=${f%.*}
+        case $f in *.args | *.out | *.err | *.rc | *.desc) ;; *) echo "$f: not part of a case"; return 1 ;; esac
+        for x in args out err rc desc; do [ -f "$n.$x" ] || { echo "$n.$x missing"; return 1; }; done
+    done
 }
 
 # ---------------------------------------------------------------- NPU logs

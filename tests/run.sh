@@ -7,7 +7,8 @@
 #   3. exports: json/chrome/speedscope parse as JSON (jq) and agree with the
 #      row counts; csv and folded have the documented shape; every JSON
 #      output passes jansson's strict parser (tests/jsoncheck.c)
-#   4. golden cases: tests/cases/NAME.args -> NAME.out / NAME.err / NAME.rc
+#   4. golden cases: tests/cases/NAME.args -> NAME.out / NAME.err / NAME.rc,
+#      and NAME.desc, one line on what the case shows
 #   5. end to end: real mlir-opt-22, flang-22 and clang-22 compiles
 #   6. bad input: nothing crashes, hangs, or goes unexplained (tests/bad);
 #      record/sweep faults, browser tests, analyses (tests/run_*.sh)
@@ -60,8 +61,10 @@ check "strict JSON (jansson) of table, fit, advise on run folders" strict_runs
 
 # ---------------------------------------------------------------- 4. golden
 for c in tests/cases/*.args; do
-    check "golden $(basename "${c%.args}")" golden "${c%.args}"
+    c=${c%.args}
+    check "golden $(basename "$c") — $(head -n 1 "$c.desc" 2>/dev/null)" golden "$c"
 done
+check "golden: every case has its .args, .out, .err, .rc and .desc" golden_layout tests/cases
 
 # ---------------------------------------------------------------- 5. end to end
 e2e_mlir() {
