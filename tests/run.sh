@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run.sh -- every test of npuscope; `make check` runs it after building.
 #
-#   1. unit tests (tests/unit.c)
+#   1. unit tests (tests/unit*.c), and the self-test (tests/selftest.sh):
+#      each check that could pass on empty or wrong output is fed it
 #   2. exactness: every fixture's reports re-printed byte for byte
 #      (`tree --format original` against an independent awk extraction)
 #   3. exports: json/chrome/speedscope parse as JSON (jq) and agree with the
@@ -23,6 +24,14 @@ cd "$(dirname "$0")/.." || exit 2
 
 # ---------------------------------------------------------------- 1. unit
 units_all "${BUILD:-build}"
+
+# ---------------------------------------------------------------- 1a. the checks checked
+# tests/selftest.sh feeds the checks of tests/lib.sh empty and wrong output
+# and wants each to fail (and right output, and wants it to pass); its
+# counts join ours.  Once: not again in the inner, sanitized run.
+if [ -z "${NPUSCOPE_INNER:-}" ]; then
+    NPUSCOPE=$NPUSCOPE tally tests/selftest.sh bash tests/selftest.sh
+fi
 
 # ---------------------------------------------------------------- 2. exactness
 for f in "$FIX"/*.txt "$FIX"/*.log; do
