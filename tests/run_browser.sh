@@ -12,8 +12,8 @@
 #   2. the browser: tests/browser/*.test.mjs under node's test runner, with
 #      Debian's chromium driven by playwright-core (installed with `npm ci`
 #      into tests/browser/node_modules when missing); each test counts here.
-#      Skipped, with a line that says so, only when chromium cannot be
-#      installed.
+#      Skipped, with a line that says so, when chromium cannot be
+#      installed, and in the fast tier (make test: TIER=fast).
 
 RB=$TMP/report
 mkdir -p "$RB"
@@ -102,7 +102,9 @@ rb_errors() {
 }
 check "report: exit codes 1 (nothing found) and 2 (usage, unreadable input, unwritable output)" rb_errors
 
-if [ -z "${NPUSCOPE_INNER:-}" ]; then
+if [ -z "${NPUSCOPE_INNER:-}" ] && [ "${TIER:-full}" != full ]; then
+    skip "report under ASan+UBSan (a sanitizer build: make check)"
+elif [ -z "${NPUSCOPE_INNER:-}" ]; then
     rb_asan() {
         make -s BUILD=build-asan SANITIZE=1 build-asan/npuscope >/dev/null || return 1
         local f rc
@@ -125,8 +127,11 @@ fi
 # What the browser tests need: node and npm (Debian's nodejs, npm) and
 # chromium; as root, whatever is missing is installed.  Only a chromium
 # that cannot be had skips them.
-# (not in the inner run against a sanitized build: section 7 of run.sh)
-if [ -z "${NPUSCOPE_INNER:-}" ]; then
+# (not in the inner run against a sanitized build, section 7 of run.sh;
+# not in the fast tier, which installs nothing and runs no browser)
+if [ -z "${NPUSCOPE_INNER:-}" ] && [ "${TIER:-full}" != full ]; then
+    skip "browser tests in Chromium (tests/browser; make check)"
+elif [ -z "${NPUSCOPE_INNER:-}" ]; then
     rb_have_chromium() { [ -x "${CHROMIUM:-/usr/bin/chromium}" ]; }
     rb_install() {
         [ "$(id -u)" -eq 0 ] || return 1
