@@ -2,6 +2,8 @@
 #
 #   make            build ./npuscope
 #   make check      install missing test tools (apt-get, as root), build, run every test
+#   make test       the fast tier: build, unit/golden/exactness/export/bad-input tests,
+#                   the self-test and the layer checker (no root, under 2 minutes)
 #   make demo       run the main job on the embedded example
 #   make bench      benchmarks (ratios against baselines measured in the same run)
 #   make bench-report   only the report's benchmarks (page speed in Chromium, a big sweep)
@@ -95,7 +97,11 @@ check:
 	@$(MAKE) --no-print-directory WERROR=1 all units
 	@bash tests/run.sh
 
-test: check
+# the fast tier (docs/testing.md): no root, no installs, no browser, no
+# other builds; what it leaves out it says on "skipped:" lines
+test:
+	@$(MAKE) --no-print-directory WERROR=1 all units
+	@TIER=fast bash tests/run.sh
 
 demo:
 	@sh tests/deps.sh build

@@ -41,11 +41,11 @@ check "analysis: sweep of 4 sizes x 5 real mlir-opt-22 compiles" an_sweep
 an_fit() {
     local y=$1
     "$NPUSCOPE" fit --format json --x n --y "$y" "$AN/sweep" >"$AN/fit.json" || return 1
-    jq -e '.fits | length == 1' "$AN/fit.json" >/dev/null || { cat "$AN/fit.json"; return 1; }
-    jq -e '.fits[0] | .group == null and .exponent > 0.5 and .exponent < 1.5 and .r2 > 0.9 and
+    jqt '.fits | length == 1' "$AN/fit.json" || { cat "$AN/fit.json"; return 1; }
+    jqt '.fits[0] | .group == null and .exponent > 0.5 and .exponent < 1.5 and .r2 > 0.9 and
            .n == 4 and (.points | length) == 4 and all(.points[]; .n == 5 and .in_fit) and
            ([.points[].x] == [2000, 4000, 8000, 16000]) and .ci95[0] < .exponent and
-           .exponent < .ci95[1] and (.local_slopes | length) == 3' "$AN/fit.json" >/dev/null ||
+           .exponent < .ci95[1] and (.local_slopes | length) == 3' "$AN/fit.json" ||
         { jq -c '.fits[0] | del(.points)' "$AN/fit.json"; return 1; }
     # text and csv agree with json on the exponent
     local e; e=$(jq -r '.fits[0].exponent' "$AN/fit.json")
@@ -68,12 +68,12 @@ an_ab_once() {
     done
     "$NPUSCOPE" diff --format json --a side=a --b side=b "$out" >"$out.json" 2>"$out.err" || return 2
     [ ! -s "$out.err" ] || { echo "unexpected messages:"; cat "$out.err"; return 2; }
-    jq -e '.rows[0] | .name == "total" and .a_n == 5 and .b_n == 5' "$out.json" >/dev/null || return 2
-    jq -e '.rows[0] | .p < 0.05 and .verdict == "slower" and .ratio > 1.05 and .shift > 0' \
-        "$out.json" >/dev/null || { jq -c '.rows[0]' "$out.json"; return 1; }
+    jqt '.rows[0] | .name == "total" and .a_n == 5 and .b_n == 5' "$out.json" || return 2
+    jqt '.rows[0] | .p < 0.05 and .verdict == "slower" and .ratio > 1.05 and .shift > 0' \
+        "$out.json" || { jq -c '.rows[0]' "$out.json"; return 1; }
     # where it went: Canonicalizer (ten rows in B, summed) is slower too
-    jq -e '[.rows[] | select(.name == "Canonicalizer")][0] | .verdict == "slower" and .ratio > 2' \
-        "$out.json" >/dev/null || { jq -c '.rows[]' "$out.json"; return 1; }
+    jqt '[.rows[] | select(.name == "Canonicalizer")][0] | .verdict == "slower" and .ratio > 2' \
+        "$out.json" || { jq -c '.rows[]' "$out.json"; return 1; }
     "$NPUSCOPE" diff --a side=a --b side=b "$out" | grep -q '^total .* slower$' || return 2
     "$NPUSCOPE" diff -q --fail-if-slower 5 --a side=a --b side=b "$out" >/dev/null 2>"$out.gate"; rc=$?
     [ "$rc" -eq 1 ] || { echo "--fail-if-slower 5: exit $rc"; return 2; }
@@ -101,8 +101,8 @@ an_aa_once() {
         done
     done
     "$NPUSCOPE" diff --format json --fail-if-slower 5 --a side=a --b side=b "$out" >"$out.json" || return 1
-    jq -e '.rows[0] | .name == "total" and .a_n == 5 and .b_n == 5 and .verdict == "same"' \
-        "$out.json" >/dev/null || { jq -c '.rows[0]' "$out.json"; return 1; }
+    jqt '.rows[0] | .name == "total" and .a_n == 5 and .b_n == 5 and .verdict == "same"' \
+        "$out.json" || { jq -c '.rows[0]' "$out.json"; return 1; }
 }
 an_aa() {
     an_aa_once "$AN/aa1" && return 0
@@ -125,7 +125,7 @@ an_baseline() {
         done
     done
     "$NPUSCOPE" table --format json --baseline precision=int8 --by model "$d" >"$AN/base.json" || return 1
-    jq -e '[.rows[] | select(.tags.precision == "int8") | .baseline_ratio] == [1, 1] and
+    jqt '[.rows[] | select(.tags.precision == "int8") | .baseline_ratio] == [1, 1] and
            ([.baseline.groups[] | select(.value == "int4") | .median_ratio < 1] | all) and
            ([.baseline.groups[] | select(.value == "fp16" and .by == "m1") | .median_ratio < 0.8] | all) and
            ([.baseline.groups[] | select(.value == "fp16" and .by == "m2") | .median_ratio > 1.5] | all) and
@@ -141,6 +141,6 @@ an_outlier() {
     "$NPUSCOPE" record -q -o "$d" -n 5 --tag c=x -- sh -c 'sleep $(cat "$0")' "$AN/dur" || return 1
     echo 0.60 >"$AN/dur"
     "$NPUSCOPE" record -q -o "$d" -n 1 --tag c=x -- sh -c 'sleep $(cat "$0")' "$AN/dur" || return 1
-    "$NPUSCOPE" table --format json "$d" | jq -e '.rows[0] | .n == 6 and .outliers == 1 and .max_s > 0.5' >/dev/null
+    "$NPUSCOPE" table --format json "$d" | jqt '.rows[0] | .n == 6 and .outliers == 1 and .max_s > 0.5'
 }
 check "analysis: table flags the outlier run (MAD) and keeps it" an_outlier

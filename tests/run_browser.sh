@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # run_browser.sh -- `npuscope report`: the page's structure with the binary
 # alone, then the page itself in a real headless Chromium; sourced by
-# tests/run.sh (uses its check/ok/bad, $NPUSCOPE, $TMP, $FIX).
+# tests/run.sh (uses check/ok/bad/tap_tally, $NPUSCOPE, $TMP, $FIX from
+# tests/lib.sh).
 #
 #   1. structure: one self-contained file (a CSP that forbids every request,
 #      no URL but the SVG namespace, exactly two scripts), the data block is
@@ -11,8 +12,8 @@
 #   2. the browser: tests/browser/*.test.mjs under node's test runner, with
 #      Debian's chromium driven by playwright-core (installed with `npm ci`
 #      into tests/browser/node_modules when missing); each test counts here.
-#      Skipped, with a line that says so, only when chromium cannot be
-#      installed.
+#      Skipped, with a line that says so, when chromium cannot be
+#      installed, and in the fast tier (make test: TIER=fast).
 
 RB=$TMP/report
 mkdir -p "$RB"
@@ -35,9 +36,9 @@ rb_page() {
     [ -z "$(grep -o 'href="[^#"][^"]*"' "$RB/npuw.html")" ] || { echo "a link out"; return 1; }
     [ "$(grep -o 'https\?://[^"]*' "$RB/npuw.html" | sort -u)" = "http://www.w3.org/2000/svg" ] || return 1
     rb_data "$RB/npuw.html" >"$RB/npuw.json"
-    jq -e '.format == "npuscope-report" and (.reports | length) == 7 and
+    jqt '.format == "npuscope-report" and (.reports | length) == 7 and
            ([.reports[].label] == ["generate/1","generate/2","generate/3","prefill/1","prefill/2","prefill/3","lm_head"])' \
-        "$RB/npuw.json" >/dev/null || { echo "data block"; return 1; }
+        "$RB/npuw.json" || { echo "data block"; return 1; }
     # the trees are the tree JSON of the same input
     "$NPUSCOPE" tree --npuw --format json "$FIX/constructed-npuw-7.log" | jq -c '[.reports[].root]' >"$RB/want"
     jq -c '[.reports[].tree.root]' "$RB/npuw.json" | cmp -s - "$RB/want" || { echo "trees differ from tree --format json"; return 1; }
@@ -53,7 +54,7 @@ rb_hostile() {
     grep -q '<img\|<script>alert' "$RB/hostile.html" && { echo "markup from the log"; return 1; }
     [ "$(grep -o '</script>' "$RB/hostile.html" | wc -l)" -eq 2 ] || { echo "a third </script>"; return 1; }
     rb_data "$RB/hostile.html" | grep -q '<' && { echo "'<' in the data block"; return 1; }
-    rb_data "$RB/hostile.html" | jq -e '[.. | objects | .name? // empty] | index("<script>alert(1)</script>") != null' >/dev/null &&
+    rb_data "$RB/hostile.html" | jqt '[.. | objects | .name? // empty] | index("<script>alert(1)</script>") != null' &&
     grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' "$RB/hostile.html"
 }
 check "report: pass names with <script>, </script>, <img onerror> stay text (escaped, data block without '<')" rb_hostile
@@ -64,7 +65,7 @@ rb_same() {
     [ -s "$RB/same1" ] && cmp "$RB/same1" "$RB/same2" &&
     grep -q '<table id="runs-table">' "$RB/same1" &&
     [ "$(grep -c '^<tr class="\(cold\|warm\)">' "$RB/same1")" -eq 8 ] &&
-    rb_data "$RB/same1" | jq -e '(.reports | length) == 15' >/dev/null
+    rb_data "$RB/same1" | jqt '(.reports | length) == 15'
 }
 check "report: the same input gives the same bytes (-o -: a log and run folders)" rb_same
 
@@ -101,7 +102,9 @@ rb_errors() {
 }
 check "report: exit codes 1 (nothing found) and 2 (usage, unreadable input, unwritable output)" rb_errors
 
-if [ -z "${NPUSCOPE_INNER:-}" ]; then
+if [ -z "${NPUSCOPE_INNER:-}" ] && [ "${TIER:-full}" != full ]; then
+    skip "report under ASan+UBSan (a sanitizer build: make check)"
+elif [ -z "${NPUSCOPE_INNER:-}" ]; then
     rb_asan() {
         make -s BUILD=build-asan SANITIZE=1 build-asan/npuscope >/dev/null || return 1
         local f rc
@@ -124,41 +127,36 @@ fi
 # What the browser tests need: node and npm (Debian's nodejs, npm) and
 # chromium; as root, whatever is missing is installed.  Only a chromium
 # that cannot be had skips them.
-rb_have_chromium() { [ -x "${CHROMIUM:-/usr/bin/chromium}" ]; }
-rb_install() {
-    [ "$(id -u)" -eq 0 ] || return 1
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >"$RB/apt.log" 2>&1 ||
-        { apt-get update -qq >/dev/null 2>&1 &&
-          DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >"$RB/apt.log" 2>&1; }
-}
-command -v node >/dev/null 2>&1 || rb_install nodejs
-command -v npm >/dev/null 2>&1 || rb_install npm
-rb_have_chromium || rb_install chromium
-
-if ! rb_have_chromium; then
-    echo "skipped: browser tests (chromium cannot be installed here: $(tail -n 1 "$RB/apt.log" 2>/dev/null || echo 'not root'))"
-else
-    rb_npm() {
-        [ -f tests/browser/node_modules/playwright-core/package.json ] && return 0
-        (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error) >"$RB/npm.log" 2>&1 ||
-            { cat "$RB/npm.log"; return 1; }
+# (not in the inner run against a sanitized build, section 7 of run.sh;
+# not in the fast tier, which installs nothing and runs no browser)
+if [ -z "${NPUSCOPE_INNER:-}" ] && [ "${TIER:-full}" != full ]; then
+    skip "browser tests in Chromium (tests/browser; make check)"
+elif [ -z "${NPUSCOPE_INNER:-}" ]; then
+    rb_have_chromium() { [ -x "${CHROMIUM:-/usr/bin/chromium}" ]; }
+    rb_install() {
+        [ "$(id -u)" -eq 0 ] || return 1
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >"$RB/apt.log" 2>&1 ||
+            { apt-get update -qq >/dev/null 2>&1 &&
+              DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >"$RB/apt.log" 2>&1; }
     }
-    check "browser: npm ci (playwright-core) into tests/browser/node_modules" rb_npm
-    if [ -f tests/browser/node_modules/playwright-core/package.json ]; then
-        NPUSCOPE=$(cd "$(dirname "$NPUSCOPE")" && pwd)/$(basename "$NPUSCOPE") NS_OUT="$RB" \
-            timeout 900 sh tests/browser/run.sh >"$RB/tap" 2>&1
-        rb_tests=0
-        # top-level TAP results: one per test; a failure shows its diagnostics
-        while IFS= read -r line; do
-            case $line in
-            "ok "*) ok "browser: ${line#ok * - }"; rb_tests=$((rb_tests + 1)) ;;
-            "not ok "*)
-                bad "browser: ${line#not ok * - }"; rb_tests=$((rb_tests + 1))
-                awk -v t="$line" '$0 == t { on = 1; next } on && /^(ok|not ok) / { exit } on' "$RB/tap" | head -40 | sed 's/^/     /' ;;
-            esac
-        done <"$RB/tap"
-        if [ "$rb_tests" -eq 0 ] || ! grep -q '^# fail 0$' "$RB/tap"; then
-            [ "$rb_tests" -eq 0 ] && { bad "browser: the test runner ran no test"; tail -n 30 "$RB/tap" | sed 's/^/     /'; }
+    command -v node >/dev/null 2>&1 || rb_install nodejs
+    command -v npm >/dev/null 2>&1 || rb_install npm
+    rb_have_chromium || rb_install chromium
+
+    if ! rb_have_chromium; then
+        skip "browser tests (chromium cannot be installed here: $(tail -n 1 "$RB/apt.log" 2>/dev/null || echo 'not root'))"
+    else
+        rb_npm() {
+            [ -f tests/browser/node_modules/playwright-core/package.json ] && return 0
+            (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error) >"$RB/npm.log" 2>&1 ||
+                { cat "$RB/npm.log"; return 1; }
+        }
+        check "browser: npm ci (playwright-core) into tests/browser/node_modules" rb_npm
+        if [ -f tests/browser/node_modules/playwright-core/package.json ]; then
+            # each top-level TAP result counts (tap_tally, tests/lib.sh); the
+            # runner's exit code and plan say whether it ran to the end
+            NPUSCOPE=$(cd "$(dirname "$NPUSCOPE")" && pwd)/$(basename "$NPUSCOPE") NS_OUT="$RB" \
+                tap_tally browser 900 sh tests/browser/run.sh
         fi
     fi
 fi

@@ -24,9 +24,9 @@ rec_real() {
     [ "$n" -eq 3 ] || { echo "$n run folders"; return 1; }
     local d
     for d in "$R"/r1/run-*; do
-        jq -e '.ok and .exit_code == 0 and .wall_s > 0.5 and (.reports | length) == 1 and
+        jqt '.ok and .exit_code == 0 and .wall_s > 0.5 and (.reports | length) == 1 and
                .reports[0].complete and .tags.model == "big" and .peak_rss_mb > 10' \
-            "$d/run.json" >/dev/null || { echo "$d/run.json"; return 1; }
+            "$d/run.json" || { echo "$d/run.json"; return 1; }
         "$NPUSCOPE" tree --format json "$d/stderr.log" | jq -c '.reports[0].root' >"$R/direct"
         jq -c '.reports[0].root' "$d/run.json" | cmp - "$R/direct" || return 1
     done
@@ -37,6 +37,7 @@ check "record -n 3: real mlir-opt-22 compiles, reports equal a direct parse" rec
 rec_read_back() {
     local d; d=$(ls -d "$R"/r1/run-* | head -n 1)
     "$NPUSCOPE" tree --format json "$d" | jq -c '.reports[0].root' >"$R/back" || return 1
+    [ -s "$R/back" ] && [ "$(cat "$R/back")" != null ] || { echo "no report read back"; return 1; }
     "$NPUSCOPE" tree --format json "$d/stderr.log" | jq -c '.reports[0].root' | cmp - "$R/back" || return 1
     [ "$("$NPUSCOPE" top --format json "$R/r1" | jq .reports)" -eq 3 ]
 }
@@ -52,7 +53,8 @@ rec_counted_only() {
         "$R/wu.err" || { cat "$R/wu.err"; return 1; }
     d=$(grep -l '"warmup":true' "$R"/wu/*/run.json) || return 1
     [ "$("$NPUSCOPE" tree -q --format json "${d%/run.json}" | jq '.reports | length')" -eq 1 ] || return 1
-    [ -z "$("$NPUSCOPE" top -q --format json "$R/wu" 2>&1 >/dev/null)" ] # -q: no note
+    "$NPUSCOPE" top -q --format json "$R/wu" >/dev/null 2>"$R/wu.q" || return 1
+    [ ! -s "$R/wu.q" ] || { cat "$R/wu.q"; return 1; } # -q: no note
 }
 check "top/tree on a folder of runs: warmups left out and said; a warmup named itself is read" rec_counted_only
 
@@ -85,7 +87,7 @@ fault() {
     local name=$1 want=$2 rc; shift 2
     "$NPUSCOPE" record -q -o "$R/f-$name" "$@" >"$R/f.out" 2>"$R/f.err"; rc=$?
     [ "$rc" -eq 1 ] || { echo "exit $rc"; cat "$R/f.err"; return 1; }
-    jq -e "$want" "$R"/f-"$name"/*/run.json >/dev/null || { cat "$R"/f-"$name"/*/run.json; return 1; }
+    jqt "$want" "$R"/f-"$name"/*/run.json || { cat "$R"/f-"$name"/*/run.json; return 1; }
 }
 check "fault: child killed by SIGSEGV" fault segv '.signal_name == "SIGSEGV" and .ok == false' -- sh -c 'kill -SEGV $$'
 check "fault: timeout (SIGTERM to the group)" fault timeout '.timed_out and .signal_name == "SIGTERM" and .wall_s < 5' --timeout 0.3 --grace 2 -- sleep 30
@@ -116,7 +118,7 @@ gigabyte() {
     local want got
     want=$(yes "npuscope capture test line 0123456789" | head -c 1000000000 | md5sum)
     got=$(md5sum <"$R"/gb/*/stdout.log)
-    [ "$want" = "$got" ] && jq -e '.stdout_bytes == 1000000000' "$R"/gb/*/run.json >/dev/null
+    [ "$want" = "$got" ] && jqt '.stdout_bytes == 1000000000' "$R"/gb/*/run.json
     local rc=$?
     rm -rf "$R/gb"
     return $rc
@@ -129,14 +131,23 @@ interrupt() {
     local out=$R/sw-int rc
     local cmd=(sh -c 'trap "echo got-INT >>\"$NPUSCOPE_RUN_DIR/../int-{d}.log\"; exit 1" INT; sleep {d}; sleep {d}')
     "$NPUSCOPE" sweep -q -o "$out" -n 2 -L d=0.3,0.4 -- "${cmd[@]}" &
-    local pid=$!
-    sleep 1.0
+    local pid=$! _
+    # interrupt once a run is complete (so that "resume redoes nothing" has
+    # something not to redo) and the next is under way (0.2 s in, its trap
+    # set; each run takes 0.6 s or more): poll, do not guess
+    for _ in $(seq 1 100); do
+        [ -n "$(find "$out" -mindepth 1 -maxdepth 1 -name 'd-*' 2>/dev/null)" ] &&
+            [ -n "$(find "$out" -mindepth 1 -maxdepth 1 -name '.tmp*' 2>/dev/null)" ] && break
+        sleep 0.1
+    done
+    sleep 0.2
     kill -INT $pid
     wait $pid; rc=$?
     [ "$rc" -eq 130 ] || { echo "exit $rc"; return 1; }
     ls "$out"/int-*.log >/dev/null 2>&1 || { echo "the child never saw SIGINT"; return 1; }
     ls -d "$out"/.interrupted-* >/dev/null 2>&1 || { echo "no .interrupted run kept"; return 1; }
     local before; before=$(find "$out" -mindepth 1 -maxdepth 1 -name 'd-*' | sort)
+    [ -n "$before" ] || { echo "no run was complete before SIGINT"; return 1; }
     local sums; sums=$(for d in $before; do md5sum <"$d/run.json"; done)
     "$NPUSCOPE" sweep -q -o "$out" -n 2 -L d=0.3,0.4 -- "${cmd[@]}" || return 1
     [ "$(find "$out" -mindepth 1 -maxdepth 1 -name 'd-*' | wc -l)" -eq 4 ] || return 1
@@ -154,7 +165,7 @@ sigterm() {
     wait $pid; rc=$?
     [ "$rc" -eq 130 ] || { echo "exit $rc"; return 1; }
     ls -d "$out"/.interrupted-* >/dev/null 2>&1 || { echo "no .interrupted run kept"; return 1; }
-    jq -e '.interrupted and .signal_name == "SIGTERM"' "$out"/.interrupted-*/run.json >/dev/null
+    jqt '.interrupted and .signal_name == "SIGTERM"' "$out"/.interrupted-*/run.json
 }
 check "SIGTERM to npuscope: forwarded, run kept as interrupted, exit 130" sigterm
 
@@ -168,7 +179,7 @@ sweep_plan() {
     [ -z "$(find "$R" -maxdepth 1 -name 'esc*')" ] || return 1
     grep -rqx 'a/b; rm x|w=4|a/b; rm x' "$out"/*/stdout.log || return 1
     grep -rqx '$(touch pwned)|w=1|$(touch pwned)' "$out"/*/stdout.log || return 1
-    jq -s -e '[.[] | select(.tags.v == "../../esc")] | length == 6' "$out"/*/run.json >/dev/null
+    jqt -s '[.[] | select(.tags.v == "../../esc")] | length == 6' "$out"/*/run.json
 }
 check "sweep: 3 x 3 x 2 plan, hostile values verbatim, nothing escapes" sweep_plan
 # --tag keys and values name no path: kept verbatim in run.json only
@@ -181,13 +192,13 @@ hostile_tags() {
     [ "$(find "$out" -mindepth 1 | grep -cv '^'"$out"'/runs')" -eq 0 ] || { echo "something outside runs/"; return 1; }
     [ "$(find "$out/runs" -mindepth 1 -maxdepth 1 ! -name .npuscope.lock | wc -l)" -eq 1 ] || return 1
     [ -z "$(find "$R" -maxdepth 2 -name 'k' -o -maxdepth 2 -name 'v')" ] || return 1
-    jq -e '.tags == {"../../k": "../../v", "a/b": "/etc/x", ".": "..", "q\"\\": "<x>"}' \
-        "$out"/runs/*/run.json >/dev/null
+    jqt '.tags == {"../../k": "../../v", "a/b": "/etc/x", ".": "..", "q\"\\": "<x>"}' \
+        "$out"/runs/*/run.json
 }
 check "record: hostile --tag keys and values stay verbatim in run.json, no path made" hostile_tags
 table_real() {
     "$NPUSCOPE" table --format json "$R/sw2" >"$R/t.json" || return 1
-    jq -e '(.rows | length) == 9 and all(.rows[]; .n == 2 and .failures == 0 and .median_s > 0)' "$R/t.json" >/dev/null &&
+    jqt '(.rows | length) == 9 and all(.rows[]; .n == 2 and .failures == 0 and .median_s > 0)' "$R/t.json" &&
     "$NPUSCOPE" table "$R/r1" >/dev/null
 }
 check "table over a real sweep: 9 configurations of 2 runs" table_real
@@ -196,6 +207,8 @@ check "table over a real sweep: 9 configurations of 2 runs" table_real
 shards() {
     local args=(-q -n 2 --modes 'cold,warm' -L 'a=1,2,3' -L 'b=x,y' -- true) k
     "$NPUSCOPE" sweep -o "$R/all" "${args[@]}" || return 1
+    # 6 configurations x (2 cold runs; warm: the primer w01 and 2 runs)
+    [ "$(find "$R/all" -mindepth 1 -maxdepth 1 ! -name '.*' | wc -l)" -eq 30 ] || { ls "$R/all"; return 1; }
     for k in 0 1 2 3; do "$NPUSCOPE" sweep --shard $k/4 -o "$R/shard$k" "${args[@]}" || return 1; done
     diff <(cd "$R/all" && printf '%s\n' *) \
          <(for k in 0 1 2 3; do (cd "$R/shard$k" && printf '%s\n' *); done | sort)
@@ -225,8 +238,8 @@ collect() {
     local d; d=$(ls -d "$R"/col/run-*)
     [ -f "$d/compileTimeScheduleTrace.json" ] && [ -f "$d/strategy_out.json" ] || { echo "not collected"; return 1; }
     [ ! -e "$d/stale.json" ] || { echo "a file from an earlier compile was collected"; return 1; }
-    jq -e '.metrics.tasks == 6 and .metrics.tasks_dma == 3 and .metrics.tasks_dpu == 2 and
-           .metrics.tasks_sw == 1 and .metrics.tiles == 10 and .metrics.tiled_ops == 2' "$d/run.json" >/dev/null ||
+    jqt '.metrics.tasks == 6 and .metrics.tasks_dma == 3 and .metrics.tasks_dpu == 2 and
+           .metrics.tasks_sw == 1 and .metrics.tiles == 10 and .metrics.tiled_ops == 2' "$d/run.json" ||
         { jq .metrics "$d/run.json"; return 1; }
 }
 check "record --collect: schedule trace and strategy become tasks/tiles metrics" collect
@@ -240,8 +253,8 @@ advise_decode() {
     "$NPUSCOPE" record -q -o "$d" -n 4 --tag model=gemma --tag NPUW_FUNCALL_FOR_ALL=NO -- \
         sh -c 'sleep 0.3; echo "eval time = 100.00 ms / 10 runs (10.00 ms per token, 100.00 tokens per second)"' || return 1
     "$NPUSCOPE" advise --format json "$d" >"$R/advise.json" || return 1
-    jq -e '.tradeoffs | test("NPUW_FUNCALL_FOR_ALL=NO decodes at 100.00 tokens/s vs 12.50 \\(x8.00\\)") and
-           test("Use NPUW_FUNCALL_FOR_ALL=NO for the generate")' "$R/advise.json" >/dev/null ||
+    jqt '.tradeoffs | test("NPUW_FUNCALL_FOR_ALL=NO decodes at 100.00 tokens/s vs 12.50 \\(x8.00\\)") and
+           test("Use NPUW_FUNCALL_FOR_ALL=NO for the generate")' "$R/advise.json" ||
         { jq .tradeoffs "$R/advise.json"; return 1; }
 }
 check "advise: the NPUW decode trade-off, compile time against tokens/s" advise_decode
@@ -252,9 +265,9 @@ diff_tradeoff() {
     local d=$R/decode
     "$NPUSCOPE" diff -q --format json --a NPUW_FUNCALL_FOR_ALL=YES --b NPUW_FUNCALL_FOR_ALL=NO \
         "$d" >"$R/tradeoff.json" || return 1
-    jq -e '(.rows[0] | .name == "total" and .verdict == "slower" and .better == "lower") and
+    jqt '(.rows[0] | .name == "total" and .verdict == "slower" and .better == "lower") and
            (.rows[] | select(.name == "metric:tokens_per_s") | .verdict == "faster" and
-            .better == "higher" and .ratio == 8)' "$R/tradeoff.json" >/dev/null ||
+            .better == "higher" and .ratio == 8)' "$R/tradeoff.json" ||
         { cat "$R/tradeoff.json"; return 1; }
     "$NPUSCOPE" diff -q --a NPUW_FUNCALL_FOR_ALL=YES --b NPUW_FUNCALL_FOR_ALL=NO "$d" |
         grep -Eq '^metric:tokens_per_s .* faster \(higher\)$' ||
@@ -274,8 +287,8 @@ builtin_metrics() {
         "llama_perf_context_print:        eval time =  1000.00 ms /    31 runs (   32.26 ms per token,    31.00 tokens per second)" \
         "Throughput : 12.50 $(printf '\302\261') 0.30 tokens/s" >"$R/metrics.txt"
     "$NPUSCOPE" record -q -o "$R/bm" -- cat "$R/metrics.txt" || return 1
-    jq -e '.metrics == {"compile_model_ms": 1234.56, "compiler_peak_kb": 612000, "compile_net_ms": 350, "tokens_per_s": 12.5}
-           and .metric_counts.compile_net_ms == 2' "$R"/bm/*/run.json >/dev/null || { jq -c .metrics "$R"/bm/*/run.json; return 1; }
+    jqt '.metrics == {"compile_model_ms": 1234.56, "compiler_peak_kb": 612000, "compile_net_ms": 350, "tokens_per_s": 12.5}
+           and .metric_counts.compile_net_ms == 2' "$R"/bm/*/run.json || { jq -c .metrics "$R"/bm/*/run.json; return 1; }
 }
 check "built-in metrics: benchmark_app, NPU compiler (max, sum), llama.cpp, GenAI" builtin_metrics
 
@@ -284,12 +297,12 @@ check "built-in metrics: benchmark_app, NPU compiler (max, sum), llama.cpp, GenA
 npuw_record() {
     local d=$R/npuw
     "$NPUSCOPE" record -q -o "$d" -n 2 --preset npu --tag NPUW_LLM=YES -- cat "$FIX/constructed-npuw-7.log" || return 1
-    jq -e '[.reports[].label] == ["generate/1","generate/2","generate/3","prefill/1","prefill/2","prefill/3","lm_head"]
-           and .reports[0].metrics.compile_net_ms == 1478' "$(ls -d "$d"/run-* | head -n 1)/run.json" >/dev/null || return 1
+    jqt '[.reports[].label] == ["generate/1","generate/2","generate/3","prefill/1","prefill/2","prefill/3","lm_head"]
+           and .reports[0].metrics.compile_net_ms == 1478' "$(ls -d "$d"/run-* | head -n 1)/run.json" || return 1
     "$NPUSCOPE" top --by submodel --format json "$d" |
-        jq -e '[.rows[].submodel] == ["generate","prefill","lm_head"] and .rows[2].reports == 2' >/dev/null || return 1
+        jqt '[.rows[].submodel] == ["generate","prefill","lm_head"] and .rows[2].reports == 2' || return 1
     "$NPUSCOPE" table --submodels --format json "$d" |
-        jq -e '.rows[0].metrics["submodel:lm_head"] == 7.7241 and .rows[0].metrics["submodel:generate"] == 28.1146' >/dev/null
+        jqt '.rows[0].metrics["submodel:lm_head"] == 7.7241 and .rows[0].metrics["submodel:generate"] == 28.1146'
 }
 check "NPUW record: sub-model labels, top --by submodel, table --submodels" npuw_record
 

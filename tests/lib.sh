@@ -1,0 +1,333 @@
+# shellcheck shell=bash
+# lib.sh -- what the test scripts share: the counters, check(), the summary
+# line, and the checks that more than one script runs or that
+# tests/selftest.sh proves can fail.  Sourced by tests/run.sh,
+# tests/selftest.sh, and tests/run_bad.sh when it runs alone; it moves to
+# the top of the tree and sets
+#
+#   NPUSCOPE   the binary under test (default ./build/npuscope)
+#   FIX        tests/fixtures
+#   TMP        a fresh temporary folder, removed on exit
+#   pass fail  the counts that `finish` prints as "N passed, N failed"
+#
+# A check is a function that returns 0 when what it tests holds, and prints
+# why not otherwise; `check "description" FUNCTION ARG...` runs it in a
+# subshell (so a check that exits, or trips `set -u`, fails alone instead
+# of ending the run), counts it, and shows the first 20 lines of what a
+# failing one printed.  A check function never calls ok or bad itself.
+#
+# A check must fail on empty or missing output.  Two traps: jq 1.6's -e
+# exits 0 when its input is empty, so `npuscope ... | jq -e COND` passes
+# when npuscope prints nothing -- use jqt, below; and a `grep -q PATTERN &&
+# fail` passes on an empty file -- test that the file has content first.
+
+if [ -n "${NS_LIB:-}" ]; then return 0; fi
+NS_LIB=1
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
+NPUSCOPE=${NPUSCOPE:-./build/npuscope}
+FIX=tests/fixtures
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0 fail=0 skips=0
+
+ok()   { pass=$((pass + 1)); [ -n "${VERBOSE:-}" ] && echo "ok   $*"; return 0; }
+bad()  { fail=$((fail + 1)); echo "FAIL $*"; }
+# skip WHAT: a check that did not run, said and not counted as passed
+skip() { skips=$((skips + 1)); echo "skipped: $*"; }
+check() {
+    local name=$1; shift
+    if ("$@") >"$TMP/out" 2>&1; then ok "$name"
+    else bad "$name"; sed 's/^/     /' "$TMP/out" | head -20; fi
+}
+
+# finish: the summary line; true only when nothing failed (a script ends
+# with it, so that this is its exit status)
+finish() {
+    [ "$skips" -eq 0 ] || echo "$skips skipped (each said above; not counted as passed)"
+    echo "$pass passed, $fail failed"
+    [ "$fail" -eq 0 ]
+}
+
+# jqt FILTER [FILE...]: true when jq prints `true` and nothing else (the
+# jq options and arguments as for jq).  Empty input, a parse error, false,
+# null, or any other value is false, and what jq printed is shown.
+jqt() {
+    local out
+    out=$(jq "$@" 2>&1)
+    [ "$out" = true ] && return 0
+    echo "jq $1: ${out:-no output}" | head -n 5
+    return 1
+}
+
+# ---------------------------------------------------------------- test programs
+# prog_run NAME CMD...: run a test program whose last line of output is its
+# summary, "[PROGRAM: ]N passed, M failed" (tests/unit*.c through
+# tests/check.h, tests/selftest.sh, tests/run.sh itself).  Its FAIL lines
+# (and the indented lines under them) are shown; prog_pass, prog_fail and
+# prog_rc are set.  False, with the reason in prog_why, when the program
+# did not end with its summary, ran no check, or exited non-zero although
+# it counted no failure (a crash after its summary, a sanitizer report).
+prog_run() {
+    local name=$1 last re='^\([a-z_.]*: \)\{0,1\}\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$'
+    shift
+    prog_pass=0 prog_fail=0 prog_why=
+    "$@" >"$TMP/prog.out" 2>"$TMP/prog.err" </dev/null
+    prog_rc=$?
+    awk '/^FAIL/ { on = 1; print; next } on && /^     / { print; next } { on = 0 }' "$TMP/prog.out"
+    last=$(tail -n 1 "$TMP/prog.out")
+    if [ -z "$(echo "$last" | sed -n "s/$re/x/p")" ]; then
+        prog_why="$name did not finish (exit $prog_rc; no summary line)"
+    else
+        prog_pass=$(echo "$last" | sed -n "s/$re/\2/p")
+        prog_fail=$(echo "$last" | sed -n "s/$re/\3/p")
+        if [ $((prog_pass + prog_fail)) -eq 0 ]; then prog_why="$name ran no check"
+        elif [ "$prog_rc" -ne 0 ] && [ "$prog_fail" -eq 0 ]; then
+            prog_why="$name exited $prog_rc after \"$last\""
+        else return 0; fi
+    fi
+    tail -n 5 "$TMP/prog.err" | sed 's/^/     /' >"$TMP/prog.why"
+    return 1
+}
+
+# tally NAME CMD...: prog_run, and its counts join ours; a program that
+# did not finish, ran nothing or exited wrongly is one more failure
+tally() {
+    prog_run "$@"
+    local rc=$?
+    pass=$((pass + prog_pass)); fail=$((fail + prog_fail))
+    [ "$rc" -eq 0 ] || { bad "$prog_why"; cat "$TMP/prog.why"; }
+}
+
+# units_all BUILD: every tests/unit*.c is a program that must have been
+# built in BUILD: a missing one is a failure, never a silent skip.
+units_all() {
+    local src u
+    for src in tests/unit*.c; do
+        u=$1/$(basename "$src" .c)
+        if [ -x "$u" ]; then tally "$u" "$u"; else bad "$u was not built (make units)"; fi
+    done
+}
+# units_pass BUILD: the same as one check (another build's unit tests)
+units_pass() {
+    local src u
+    for src in tests/unit*.c; do
+        u=$1/$(basename "$src" .c)
+        [ -x "$u" ] || { echo "$u was not built"; return 1; }
+        prog_run "$u" "$u" || { echo "$prog_why"; cat "$TMP/prog.why"; return 1; }
+        [ "$prog_fail" -eq 0 ] || return 1
+    done
+}
+
+# tap_tally NAME SECONDS CMD...: run a TAP producer (node --test) under
+# `timeout SECONDS` and count its top-level results as ours: "ok" passes,
+# "not ok" fails (with its diagnostics), and "# SKIP" / "# TODO" results
+# are said but not counted.  The run is one more failure when it exits
+# non-zero with no failure counted (124: killed by the timeout), when its
+# plan "1..N" is missing or disagrees with the results (it stopped mid-way),
+# or when no test passed.
+tap_tally() {
+    local name=$1 secs=$2 rc line n=0 npass=0 nfail=0 plan
+    shift 2
+    timeout "$secs" "$@" >"$TMP/tap" 2>&1
+    rc=$?
+    while IFS= read -r line; do
+        case $line in
+        "ok "*" # "[Ss][Kk][Ii][Pp]* | "ok "*" # "[Tt][Oo][Dd][Oo]* | "not ok "*" # "[Tt][Oo][Dd][Oo]*)
+            n=$((n + 1)); skip "$name: ${line#* - }" ;;
+        "ok "*) n=$((n + 1)); npass=$((npass + 1)); ok "$name: ${line#ok * - }" ;;
+        "not ok "*)
+            n=$((n + 1)); nfail=$((nfail + 1)); bad "$name: ${line#not ok * - }"
+            awk -v t="$line" '$0 == t { on = 1; next } on && /^(ok|not ok) / { exit } on' "$TMP/tap" |
+                head -40 | sed 's/^/     /' ;;
+        esac
+    done <"$TMP/tap"
+    plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$TMP/tap" | tail -n 1)
+    if [ "$rc" -eq 124 ]; then bad "$name: the runner was killed by its $secs s timeout after $n tests"
+    elif [ "$rc" -ne 0 ] && [ "$nfail" -eq 0 ]; then bad "$name: the runner exited $rc with no test failed"
+    elif [ -z "$plan" ]; then bad "$name: the runner printed no plan (1..N) after $n tests"
+    elif [ "$plan" -ne "$n" ]; then bad "$name: the runner planned $plan tests and reported $n"
+    elif [ "$npass" -eq 0 ] && [ "$nfail" -eq 0 ]; then bad "$name: the runner ran no test"
+    else return 0; fi
+    tail -n 20 "$TMP/tap" | sed 's/^/     /'
+}
+
+# ---------------------------------------------------------------- exactness
+# Clean what the scanner cleans (colour, CR, logger prefixes) before the
+# naive extraction; the reports themselves are untouched.
+clean() { sed 's/\x1b\[[0-9;]*m//g; s/\r$//; s/^\[[A-Z]*\] [^ ]* \[[^]]*\] //' "$1"; }
+exact() {
+    local f=$1
+    clean "$f" | awk -f tests/extract-reports.awk >"$TMP/want"
+    [ -s "$TMP/want" ] || { echo "no report extracted from $f"; return 1; }
+    "$NPUSCOPE" tree --format original "$f" >"$TMP/got" 2>"$TMP/err" || return 1
+    [ ! -s "$TMP/err" ] || { echo "unexpected warnings:"; cat "$TMP/err"; return 1; }
+    diff "$TMP/want" "$TMP/got"
+}
+
+# ---------------------------------------------------------------- exports
+# folded_shape FILE: folded stacks, at least one line, each "FRAME;... N"
+folded_shape() {
+    [ -s "$1" ] || { echo "no folded line"; return 1; }
+    if grep -nv '. [0-9][0-9]*$' "$1" >"$TMP/folded.bad"; then
+        echo "bad folded lines:"; head -n 5 "$TMP/folded.bad"; return 1
+    fi
+}
+# exports FILE: json, csv, chrome, speedscope, folded and top of FILE agree
+# (each output kept in a file, so that npuscope's exit code is read)
+exports() {
+    local f=$1 n rows reports
+    "$NPUSCOPE" tree -q --format json "$f" >"$TMP/j" || return 1
+    jqt '.reports | length > 0' "$TMP/j" || { echo "no report"; return 1; }
+    # rows + roots = nodes; every report complete; Total == header total
+    n=$(jq '[.reports[] | [.root | .. | objects | select(has("children"))] | length] | add' "$TMP/j") || return 1
+    jqt '[.reports[] | .complete] | all' "$TMP/j" || { echo "incomplete report"; return 1; }
+    jqt '[.reports[] | select(.header_total_s != null and .producer != "llvm-timer-group")
+         | .header_total_s == .root.wall_s] | all' "$TMP/j" ||
+        { echo "Total differs from Total Execution Time"; return 1; }
+    jqt '[.reports[] | select(.header_wall_clock_s != null) | .header_wall_clock_s == .root.wall_s] | all' \
+        "$TMP/j" || { echo "LLVM Total wall differs from the wall clock header"; return 1; }
+    "$NPUSCOPE" tree -q --format csv "$f" >"$TMP/csv" || return 1
+    rows=$(tail -n +2 "$TMP/csv" | wc -l)
+    reports=$(jq '.reports | length' "$TMP/j")
+    [ "$rows" -eq $((n - reports)) ] || { echo "csv rows $rows, json nodes $n, reports $reports"; return 1; }
+    "$NPUSCOPE" tree -q --format chrome "$f" >"$TMP/chrome" || return 1
+    jqt '.traceEvents | length > 0' "$TMP/chrome" || return 1
+    "$NPUSCOPE" tree -q --format speedscope "$f" >"$TMP/speedscope" || return 1
+    jqt '(.profiles | length > 0) and ([.profiles[] | (.samples | length) == (.weights | length)] | all)' \
+        "$TMP/speedscope" || return 1
+    "$NPUSCOPE" tree -q --format folded "$f" >"$TMP/folded" || return 1
+    folded_shape "$TMP/folded" || return 1
+    "$NPUSCOPE" top -q -n 0 --format json "$f" >"$TMP/top" || return 1
+    jqt '.rows | length > 0' "$TMP/top"
+}
+
+# Every JSON npuscope writes goes through jansson's strict parser
+# (tests/jsoncheck.c: no NaN, valid UTF-8, no raw control bytes, no
+# duplicate keys), which refuses more than jq does.
+JSONCHECK=${JSONCHECK:-${BUILD:-build}/jsoncheck}
+# strict_json [-x RC] ARG...: npuscope ARG... exits RC (default 0) and
+# prints one strict JSON document; no output is never a pass.
+strict_json() {
+    local want=0 rc
+    if [ "$1" = -x ]; then want=$2; shift 2; fi
+    "$NPUSCOPE" "$@" >"$TMP/sj" 2>"$TMP/sj.err"
+    rc=$?
+    [ "$rc" -eq "$want" ] || { echo "npuscope $*: exit $rc, wanted $want"; head -n 5 "$TMP/sj.err"; return 1; }
+    [ -s "$TMP/sj" ] || { echo "npuscope $*: no output"; return 1; }
+    "$JSONCHECK" "$TMP/sj" || { echo "npuscope $*: not strict JSON"; return 1; }
+}
+
+# ---------------------------------------------------------------- golden
+# golden CASE: CASE.args (one argument a line) gives CASE.out, CASE.err and
+# CASE.rc exactly; CASE.desc says in one line what the case shows, and a
+# case without it fails
+golden() {
+    local c=$1 args=()
+    [ -f "$c.desc" ] || { echo "$c.desc missing: say in one line what the case shows"; return 1; }
+    [ "$(wc -l <"$c.desc")" -eq 1 ] && grep -q '[^[:space:]]' "$c.desc" ||
+        { echo "$c.desc: not one line of text"; return 1; }
+    mapfile -t args <"$c.args" || return 1
+    "$NPUSCOPE" "${args[@]}" >"$TMP/golden.out" 2>"$TMP/golden.err" </dev/null
+    echo $? >"$TMP/golden.rc"
+    diff "$c.out" "$TMP/golden.out" && diff "$c.err" "$TMP/golden.err" && diff "$c.rc" "$TMP/golden.rc"
+}
+# golden_layout DIR: every file in DIR belongs to a case that has all five
+# parts (an .out left behind by a renamed case would otherwise go unnoticed)
+golden_layout() {
+    local f n x
+    for f in "$1"/*; do
+        n=${f%.*}
+        case $f in *.args | *.out | *.err | *.rc | *.desc) ;; *) echo "$f: not part of a case"; return 1 ;; esac
+        for x in args out err rc desc; do [ -f "$n.$x" ] || { echo "$n.$x missing"; return 1; }; done
+    done
+}
+
+# ---------------------------------------------------------------- NPU logs
+npu_no_leak() {
+    # facts only with --npu, and an MLIR log has none; an NPU log has them
+    # with --npu (without that, "none" would hold of a broken --npu too)
+    "$NPUSCOPE" tree --npu --format json "$FIX/noisy-build.log" >"$TMP/npu1" || return 1
+    jqt '(.reports | length > 0) and ([.reports[] | has("metrics")] | any | not)' "$TMP/npu1" || return 1
+    "$NPUSCOPE" tree --format json "$FIX/constructed-npu-2025.log" >"$TMP/npu2" || return 1
+    jqt '(.reports | length > 0) and ([.reports[] | has("metrics")] | any | not)' "$TMP/npu2" || return 1
+    "$NPUSCOPE" tree --npu --format json "$FIX/constructed-npu-2025.log" >"$TMP/npu3" || return 1
+    jqt '(.reports | length > 0) and ([.reports[] | .metrics | length > 0] | all)' "$TMP/npu3"
+}
+
+# ---------------------------------------------------------------- bad input
+# The corpus in tests/bad/cases (tests/run_bad.sh runs it; layout and how
+# to add a case: tests/bad/README.md).
+BAD=tests/bad/cases
+BADGEN=$TMP/bad-gen # the large inputs, written by tests/bad/gen.sh
+BAD_VMEM_KB=${BAD_VMEM_KB:-1048576}
+
+# bad_input NAME: the path of the case's input, empty when it has none
+bad_input() {
+    if [ -f "$BAD/$1.in" ]; then echo "$BAD/$1.in"
+    elif [ -f "$BAD/$1.gen" ]; then echo "$BADGEN/$1.in"; fi
+}
+
+# bad_run OUT ERR INPUT ARG...: npuscope ARG... capped, stdin from INPUT;
+# prints nothing, returns npuscope's exit code
+bad_run() {
+    local out=$1 err=$2 in=${3:-/dev/null}
+    shift 3
+    (ulimit -v "$BAD_VMEM_KB" && exec timeout 60 "$NPUSCOPE" "$@") <"$in" >"$out" 2>"$err"
+}
+
+# bad_json FILE: strict JSON, by jansson (tests/jsoncheck.c: no NaN, valid
+# UTF-8, no raw control bytes, no duplicate keys).  jansson stops at depth
+# 2048, so a deeper document is parsed again by node's JSON.parse (or,
+# without node, by jq's streaming parser: no limit, but seconds per deep
+# document), and, as both take what jansson would refuse in places, looked
+# at for the non-JSON words nan, NaN and Infinity where a value starts.
+bad_json() {
+    "$JSONCHECK" "$1" 2>"$TMP/bad.jq" && return 0
+    grep -q 'maximum parsing depth' "$TMP/bad.jq" || { cat "$TMP/bad.jq"; return 1; }
+    if command -v node >/dev/null; then
+        node -e 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$1" || return 1
+    else
+        jq --stream empty "$1" || return 1
+    fi
+    ! grep -Eq '[:,[][[:space:]]*-?(nan|NaN|inf|Infinity)[],}[:space:]]' "$1" ||
+        { echo "nan or inf outside a string"; return 1; }
+}
+
+# bad_case NAME: one case of the corpus: its exit code, its messages, and
+# (exit 0 or 1) valid JSON exports of its input -- a document even when
+# nothing is found ("reports": []), never an empty output
+bad_case() {
+    local name=$1 c=$BAD/$1 input args=() a rc want pat fmt
+    input=$(bad_input "$name")
+    [ -z "$input" ] || [ -f "$input" ] || { echo "no input $input"; return 1; }
+    if [ -f "$c.args" ]; then mapfile -t args <"$c.args"; else args=(tree INPUT); fi
+    for a in "${!args[@]}"; do
+        case ${args[$a]} in
+            INPUT) args[a]=$input ;;
+            INPUT_TEXT) args[a]=$(cat "$input") ;;
+            OUTDIR) args[a]=$TMP/bad-out-$name; rm -rf "${args[a]}" ;;
+        esac
+    done
+    bad_run "$TMP/bad.out" "$TMP/bad.err" "$input" "${args[@]}"; rc=$?
+    want=$(cat "$c.rc")
+    [ "$rc" -ne 124 ] || { echo "hangs: killed after 60 s"; return 1; }
+    [ "$rc" -lt 128 ] || { echo "crashes: exit $rc (signal $((rc - 128)))"; head -20 "$TMP/bad.err"; return 1; }
+    [ "$rc" -eq "$want" ] || { echo "exit $rc, wanted $want; stderr:"; head -20 "$TMP/bad.err"; return 1; }
+    # (bytes, not characters: a message may quote invalid UTF-8)
+    ! grep -q '^$' "$c.err" || { echo "$c.err: an empty line would match anything"; return 1; }
+    while IFS= read -r pat; do
+        LC_ALL=C grep -Eq -- "$pat" "$TMP/bad.err" ||
+            { echo "stderr lacks /$pat/:"; head -20 "$TMP/bad.err"; return 1; }
+    done <"$c.err"
+    if LC_ALL=C grep -Evf "$c.err" "$TMP/bad.err" >"$TMP/bad.extra"; then
+        echo "messages that $c.err does not expect:"; head -20 "$TMP/bad.extra"; return 1
+    fi
+    [ -n "$input" ] && [ "$rc" -le 1 ] || return 0
+    for fmt in json chrome speedscope; do
+        bad_run "$TMP/bad.json" "$TMP/bad.err" "" tree -q --format "$fmt" "$input"; rc=$?
+        [ "$rc" -le 1 ] || { echo "--format $fmt: exit $rc"; head -20 "$TMP/bad.err"; return 1; }
+        [ -s "$TMP/bad.json" ] || { echo "--format $fmt: no output (exit $rc)"; return 1; }
+        bad_json "$TMP/bad.json" || { echo "--format $fmt: invalid JSON"; return 1; }
+    done
+}
