@@ -14,6 +14,7 @@
 #define _XOPEN_SOURCE 700 /* realpath() is XSI */
 #include "capture/runner.h"
 
+#include "base/path.h"
 #include "capture/capture.h"
 #include "npu/npu.h"
 #include "npu/files.h"

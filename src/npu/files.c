@@ -1,7 +1,7 @@
 /* npu_files.c -- schedule trace and strategy JSON readers (see npu_files.h). */
 #include "npu/files.h"
 
-#include "capture/rundir.h"
+#include "base/path.h"
 
 #include <jansson.h>
 #include <math.h>
