@@ -9,7 +9,6 @@
 #include "analyse/diff.h"
 
 #include "analyse/dataset.h"
-#include "capture/metrics.h"
 #include "analyse/stats.h"
 #include "base/strmap.h"
 

@@ -9,20 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-void ns_run_set_metric(ns_run *r, const char *name, double value) {
-    for (int i = 0; i < r->nmetrics; i++)
-        if (!strcmp(r->metrics[i].name, name)) {
-            r->metrics[i].value = value;
-            r->metrics[i].count = 1;
-            return;
-        }
-    r->metrics = ns_xrealloc(r->metrics, sizeof *r->metrics * (size_t)(r->nmetrics + 1));
-    r->metrics[r->nmetrics].name = ns_strdup(name);
-    r->metrics[r->nmetrics].value = value;
-    r->metrics[r->nmetrics].count = 1;
-    r->nmetrics++;
-}
-
 static json_t *ns__load(const char *path) {
     json_error_t e;
     json_t *j = json_load_file(path, 0, &e);

@@ -35,7 +35,5 @@ int ns_npu_strategy_text(const char *text, size_t len, double *tiles, double *ti
 /* Look in run_dir for collected files by their usual names and add what
  * they say to r. */
 void ns_npu_collected_metrics(const char *run_dir, ns_run *r);
-/* Set metric name of r to value (adding it). */
-void ns_run_set_metric(ns_run *r, const char *name, double value);
 
 #endif
