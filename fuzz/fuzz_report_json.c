@@ -12,7 +12,7 @@
  * parsed from a log -- added to a `top` summary, and freed.  A NULL result
  * must come with a reason.
  */
-#include "render/render.h"
+#include "render/export.h"
 #include "parse/tree_read.h"
 #include "analyse/top.h"
 
@@ -56,7 +56,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         memset(&o, 0, sizeof o);
         o.format = nsf_fmts[i];
         ns_view_init(&o.view);
-        o.width = 100;
         ex[i] = ns_exporter_new(&o, f);
     }
     ns_top top;

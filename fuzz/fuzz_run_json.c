@@ -9,7 +9,7 @@
  * original exporters into a memory stream, ns_run_ok is asked, and the run
  * is freed.
  */
-#include "render/render.h"
+#include "render/export.h"
 #include "model/runs.h"
 #include "parse/run_read.h"
 
@@ -61,7 +61,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         memset(&o, 0, sizeof o);
         o.format = fmts[i];
         ns_view_init(&o.view);
-        o.width = 100;
         ns_exporter *e = ns_exporter_new(&o, f);
         for (int k = 0; k < r.nreports; k++) {
             if (!r.reports[k]) abort();

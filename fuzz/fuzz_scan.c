@@ -23,7 +23,7 @@
  * warning is printed).
  */
 #include "npu/npu.h"
-#include "render/render.h"
+#include "render/export.h"
 #include "parse/scan.h"
 #include "analyse/top.h"
 
@@ -50,13 +50,11 @@ static void nsf_opts(ns_export_opts *o, int i) {
     memset(o, 0, sizeof *o);
     o->format = fmts[i];
     ns_view_init(&o->view);
-    o->width = 80;
     if (i == 7) { /* a narrowed view: --depth 1 --min-ms 0.5 --time user --color always */
         o->view.max_depth = 1;
         o->view.min_s = 0.0005;
         o->view.col = NS_COL_USER;
         o->color = 1;
-        o->width = 200;
     }
 }
 

@@ -10,7 +10,7 @@
  * exporters expect every report to have one.
  */
 #include "parse/parse.h"
-#include "render/render.h"
+#include "render/export.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -36,7 +36,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         memset(&o, 0, sizeof o);
         o.format = fmts[i];
         ns_view_init(&o.view);
-        o.width = 100;
         ns_exporter *e = ns_exporter_new(&o, f);
         ns_exporter_add(e, r);
         ns_exporter_end(e);

@@ -4,7 +4,7 @@
 
 #include "base/jsonw.h"
 #include "base/path.h"
-#include "render/render.h"
+#include "render/tree_json.h"
 
 #include <dirent.h>
 #include <errno.h>
