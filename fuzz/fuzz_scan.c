@@ -14,14 +14,16 @@
  * reaches every mode (length % 4):
  *   0  plain (the fast path that skips noise lines);
  *   1  --label-regex '(compiling|model) ([a-z_0-9]+)';
- *   2  --npu (NPU compile facts become report metrics);
- *   3  --npuw=LAYOUT, where LAYOUT is the rest of the first line when the
+ *   2  --npu (the NPU hook, npu/hook.c: compile facts become report
+ *      metrics);
+ *   3  --npuw=LAYOUT (the NPU hook with a layout), where LAYOUT is the rest of the first line when the
  *      input starts with "npuw=" (checked as the command line checks it,
  *      else the default layout) -- the line stays part of the log.
  * Deterministic: the only state kept between inputs is the compiled regex
  * and the diagnostics counters of common.c (which only decide whether a
  * warning is printed).
  */
+#include "npu/hook.h"
 #include "npu/npu.h"
 #include "render/export.h"
 #include "parse/scan.h"
@@ -68,6 +70,7 @@ static int nsf_sink(ns_report *r, void *vctx) {
 }
 
 static ns_scanner nsf_sc[4];
+static ns_npu_hook nsf_npu; /* modes 2 and 3: the NPU layer's scanner hook */
 
 /* --npuw layout for mode 3: "npuw=LAYOUT\n..." or the default. */
 static char *nsf_layout_new(const uint8_t *data, size_t size) {
@@ -89,14 +92,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         for (int i = 0; i < 4; i++) ns_scanner_init(&nsf_sc[i]);
         if (ns_scanner_set_label_regex(&nsf_sc[1], "(compiling|model) ([a-z_0-9]+)") != 0)
             abort();
-        nsf_sc[2].npu = 1;
         inited = 1;
     }
     ns_scanner *sc = &nsf_sc[size % 4];
     char *layout = NULL;
-    if (size % 4 == 3) {
-        layout = nsf_layout_new(data, size);
-        sc->npuw = layout ? layout : NS_NPUW_DEFAULT_LAYOUT;
+    if (size % 4 == 3) layout = nsf_layout_new(data, size);
+    sc->hook = NULL;
+    if (size % 4 >= 2) { /* --npu, or --npuw=LAYOUT */
+        ns_npu_hook_init(&nsf_npu, size % 4 == 2 ? NULL : layout ? layout : NS_NPUW_DEFAULT_LAYOUT);
+        sc->hook = &nsf_npu.ops;
     }
     sc->next_index = 0;
     sc->stopped = 0;
@@ -124,7 +128,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ns_top_free(&c.top);
     fclose(f);
     free(out);
-    if (layout) sc->npuw = NS_NPUW_DEFAULT_LAYOUT; /* not left dangling */
+    if (sc->hook) ns_npu_hook_free(&nsf_npu); /* no layout left dangling */
+    sc->hook = NULL;
     free(layout);
     return 0;
 }

@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 
 #include "analyse/dataset.h"
+#include "npu/hook.h"
 #include "npu/npu.h"
 #include "parse/run_read.h"
 
@@ -203,8 +204,13 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
         ns_scanner_free(&sc);
         return -1;
     }
-    sc.npu = o->npu;
-    sc.npuw = o->npuw;
+    /* --npu and --npuw: the NPU layer's hook feeds on the lines between
+     * reports (--npuw implies --npu) */
+    ns_npu_hook npu;
+    if (o->npu || o->npuw) {
+        ns_npu_hook_init(&npu, o->npuw);
+        sc.hook = &npu.ops;
+    }
     static char *dash[] = {"-"};
     if (ninputs == 0) {
         inputs = dash;
@@ -220,6 +226,7 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
         }
     }
     long found = sc.next_index;
+    if (sc.hook) ns_npu_hook_free(&npu);
     ns_scanner_free(&sc);
     ns_diag_summary();
     return failed ? -1 : found;

@@ -87,9 +87,14 @@ ns_feed ns_mlir_json_feed(ns_pstate *st, const char *s, size_t n, long line);
 /* parse_llvm.c: rows of an llvm::TimerGroup table. */
 ns_feed ns_llvm_feed(ns_pstate *st, const char *s, size_t n, long line);
 
-/* parse_trace.c: a Chrome trace JSON document (clang -ftime-trace), already
+/* trace.c: a Chrome trace JSON document (clang -ftime-trace), already
  * read into memory.  Returns a report, or NULL after printing why. */
 ns_report *ns_trace_parse(const char *text, size_t len, const char *file);
+/* trace.c: does the start of an input (n bytes of it, a UTF-8 byte order
+ * mark allowed) look like a trace-event JSON document -- an object with
+ * "traceEvents", or an array whose first element has "ph" and is not an
+ * MLIR JSON entry?  The scanner asks before it reads the input as a log. */
+int ns_trace_sniff(const char *s, size_t n);
 
 /* Shared by the text parsers: parse "  %N.Mf (%5.1f%%)" at *p; returns 0 and
  * advances, or -1.  Accepts LLVM's "-----" placeholder as an absent value. */

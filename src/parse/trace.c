@@ -536,6 +536,34 @@ static void ns__build(ns__ctx *c) {
     free(order);
 }
 
+/* ====== Telling a trace from a log ====== */
+
+static const char *ns__memmem(const char *h, size_t hn, const char *nd, size_t nn) {
+    if (nn == 0) return h;
+    for (size_t i = 0; i + nn <= hn; i++)
+        if (h[i] == nd[0] && memcmp(h + i, nd, nn) == 0) return h + i;
+    return NULL;
+}
+
+int ns_trace_sniff(const char *s, size_t n) {
+    size_t i = 0;
+    if (n >= 3 && (unsigned char)s[0] == 0xef && (unsigned char)s[1] == 0xbb &&
+        (unsigned char)s[2] == 0xbf)
+        i = 3; /* UTF-8 byte order mark */
+    while (i < n && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t')) i++;
+    if (i >= n) return 0;
+    size_t look = n - i < 4096 ? n - i : 4096;
+    if (s[i] == '{') return ns__memmem(s + i, look, "\"traceEvents\"", 13) != NULL;
+    if (s[i] == '[') {
+        size_t j = i + 1;
+        while (j < n && (s[j] == ' ' || s[j] == '\n' || s[j] == '\r' || s[j] == '\t')) j++;
+        if (j >= n || s[j] != '{' || j - i >= look) return 0; /* blanks only in the window */
+        size_t rest = look - (j - i);
+        return ns__memmem(s + j, rest, "\"ph\"", 4) && !ns_mlir_json_entry_line(s + j, rest);
+    }
+    return 0;
+}
+
 /* ====== Entry point ====== */
 
 static long ns__count_lines(const char *s, size_t n) {
