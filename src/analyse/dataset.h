@@ -21,7 +21,9 @@
  *                        rows; a row inside a same-named row is not counted
  *                        twice)
  *   stage:NAME           a stage's time (stages.h: self times of its rows)
- *                        over the run's reports, automatic map per report
+ *                        over the run's reports, each under the map the
+ *                        command's stage selection gives it (--stages;
+ *                        automatic by default: vpux or mlir per report)
  *   AXIS                 (fit's x only) a tag whose values are numbers
  * A value a run does not have is NaN, never 0.
  *
@@ -35,6 +37,7 @@
 #define NPUSCOPE_DATASET_H
 
 #include "model/runs.h"
+#include "model/stages.h"
 #include "base/strmap.h"
 
 /* ====== Fields ====== */
@@ -51,13 +54,17 @@ typedef enum {
 } ns_field_kind;
 
 typedef struct {
-    ns_field_kind kind; /* what the value is */
-    const char *name;   /* metric, pass or tag name (points into spec) */
-    const char *spec;   /* the field as written (borrowed) */
+    ns_field_kind kind;    /* what the value is */
+    const char *name;      /* metric, pass, stage or tag name (points into spec) */
+    const char *spec;      /* the field as written (borrowed) */
+    ns_stage_sel *stages;  /* stage:NAME: the maps each report is read with
+                            * (the command's --stages, borrowed); NULL: a
+                            * stage has no value */
 } ns_field;
 
 /* Parse a field of a run.  as_axis: the x of a fit, "AXIS" (a tag) or
- * "metric:NAME"; otherwise wall, user, sys, peak, metric:NAME or pass:NAME.
+ * "metric:NAME"; otherwise wall, user, sys, peak, metric:NAME, pass:NAME or
+ * stage:NAME (then set f->stages: the field leaves it NULL).
  * Returns 0, or -1 with *why set to a static sentence saying what is
  * accepted (stage:NAME gets its own). */
 int ns_field_parse(const char *spec, int as_axis, ns_field *f, const char **why);
