@@ -20,8 +20,8 @@
  *      input starts with "npuw=" (checked as the command line checks it,
  *      else the default layout) -- the line stays part of the log.
  * Deterministic: the only state kept between inputs is the compiled regex
- * and the diagnostics counters of common.c (which only decide whether a
- * warning is printed).
+ * and the count of what the scanner said (its sink counts; nothing is
+ * printed, so the target runs with stderr open).
  */
 #include "npu/hook.h"
 #include "npu/npu.h"
@@ -70,6 +70,7 @@ static int nsf_sink(ns_report *r, void *vctx) {
 }
 
 static ns_scanner nsf_sc[4];
+static long nsf_said[2];    /* what the scanners said (a counting sink: nothing prints) */
 static ns_npu_hook nsf_npu; /* modes 2 and 3: the NPU layer's scanner hook */
 
 /* --npuw layout for mode 3: "npuw=LAYOUT\n..." or the default. */
@@ -89,7 +90,10 @@ static char *nsf_layout_new(const uint8_t *data, size_t size) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static int inited;
     if (!inited) {
-        for (int i = 0; i < 4; i++) ns_scanner_init(&nsf_sc[i]);
+        for (int i = 0; i < 4; i++) {
+            ns_scanner_init(&nsf_sc[i]);
+            nsf_sc[i].diag = (ns_diag){ns_diag_count, nsf_said};
+        }
         if (ns_scanner_set_label_regex(&nsf_sc[1], "(compiling|model) ([a-z_0-9]+)") != 0)
             abort();
         inited = 1;
@@ -99,7 +103,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size % 4 == 3) layout = nsf_layout_new(data, size);
     sc->hook = NULL;
     if (size % 4 >= 2) { /* --npu, or --npuw=LAYOUT */
-        ns_npu_hook_init(&nsf_npu, size % 4 == 2 ? NULL : layout ? layout : NS_NPUW_DEFAULT_LAYOUT);
+        ns_npu_hook_init(&nsf_npu, size % 4 == 2 ? NULL : layout ? layout : NS_NPUW_DEFAULT_LAYOUT,
+                         &sc->diag);
         sc->hook = &nsf_npu.ops;
     }
     sc->next_index = 0;

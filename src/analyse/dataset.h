@@ -102,8 +102,12 @@ typedef struct {
 
 /* Append the runs of dir (a run folder or a folder of run folders).
  * Returns the number appended, or -1 (error printed) when dir cannot be
- * read. */
+ * read.  This and ns_runs_read are the commands' readers of run folders:
+ * they print what parse/run_read.c's ns_run_folder_read says (through
+ * ns_diag_stderr). */
 int ns_runset_read(ns_runset *s, const char *dir);
+/* The same into a bare array (ns_run_folder_read's, printing). */
+int ns_runs_read(const char *dir, ns_run **runs, int *nruns);
 void ns_runset_free(ns_runset *s);
 
 /* Counted: ok, not a warmup, not a primer (the rule of `table`). */

@@ -123,6 +123,7 @@ int ns_cmd_tree(int argc, char **argv) {
     memset(&eo, 0, sizeof eo);
     eo.format = NS_FMT_TEXT;
     ns_view_init(&eo.view);
+    eo.diag = ns_diag_stderr;
     ns_read_opts ro = {0};
     long want = 0;
     int color = -1, merge = 0;

@@ -202,9 +202,10 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     free(log_err);
     ns_metrics_to_run(&rn->metrics, r);
     ns__collect_files(rn, tmp, started);
-    ns_npu_collected_metrics(tmp, r);
+    ns_npu_collected_metrics(tmp, r, &ns_diag_stderr);
     ns_scanner sc;
     ns_scanner_init(&sc);
+    sc.diag = ns_diag_stderr; /* printed as ever, -q (below) aside */
     int facts = rn->preset && !strcmp(rn->preset, "npu"); /* facts per compile */
     /* an NPUW LLM compile: --npuw, or a tag NPUW_LLM=YES says so */
     const char *npuw = rn->npuw;
@@ -214,7 +215,7 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
         npuw = NS_NPUW_DEFAULT_LAYOUT;
     ns_npu_hook npu;
     if (facts || npuw) {
-        ns_npu_hook_init(&npu, npuw);
+        ns_npu_hook_init(&npu, npuw, &sc.diag);
         sc.hook = &npu.ops;
     }
     int was_quiet = ns_diag_quiet(1); /* incomplete reports are marked in run.json */

@@ -199,6 +199,7 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
                  void *ctx) {
     ns_scanner sc;
     ns_scanner_init(&sc);
+    sc.diag = ns_diag_stderr; /* what the scanner says, printed */
     ns_diag_quiet(o->quiet);
     if (o->label_regex && ns_scanner_set_label_regex(&sc, o->label_regex) != 0) {
         ns_scanner_free(&sc);
@@ -208,7 +209,7 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
      * reports (--npuw implies --npu) */
     ns_npu_hook npu;
     if (o->npu || o->npuw) {
-        ns_npu_hook_init(&npu, o->npuw);
+        ns_npu_hook_init(&npu, o->npuw, &sc.diag);
         sc.hook = &npu.ops;
     }
     static char *dash[] = {"-"};

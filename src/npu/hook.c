@@ -135,9 +135,9 @@ static char *ns__label_new(void *ctx, const ns_report *r, int nth) {
     if (rc == -2) /* a malformed layout (the command line checks it) */
         snprintf(tmp, sizeof tmp, "#%d", r->index + 1);
     if (rc == -1 && nth == ns__npuw_total(h->npuw))
-        ns_warn_at(r->file, r->line,
-                   "more reports than the NPUW layout '%s' has compiles; the "
-                   "rest are labelled extra/N", h->npuw);
+        ns_diag_say(&h->diag, NS_DIAG_WARNING, r->file, r->line,
+                    "more reports than the NPUW layout '%s' has compiles; the "
+                    "rest are labelled extra/N", h->npuw);
     return ns_strdup(tmp);
 }
 
@@ -166,9 +166,10 @@ static ns_report *ns__end(void *ctx) {
 
 /* ====== Public ====== */
 
-void ns_npu_hook_init(ns_npu_hook *h, const char *npuw) {
+void ns_npu_hook_init(ns_npu_hook *h, const char *npuw, const ns_diag *d) {
     memset(h, 0, sizeof *h);
     h->npuw = npuw;
+    if (d) h->diag = *d;
     h->ops = (ns_scan_hook){h, ns__line, ns__begin, ns__label_new, ns__finish, ns__end};
 }
 

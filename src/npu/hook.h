@@ -29,6 +29,7 @@
 typedef struct {
     ns_scan_hook ops;          /* what the scanner calls (ops.ctx is this hook) */
     const char *npuw;          /* NPUW layout for labels (borrowed), or NULL */
+    ns_diag diag;              /* where the layout warning goes */
     ns_report *held;           /* finished report, kept for the facts after it */
     ns_fact next[NS_NPU_NEXT_MAX]; /* facts for the report that comes next */
     int nnext;                 /* entries in next */
@@ -39,8 +40,9 @@ typedef struct {
 } ns_npu_hook;
 
 /* Facts for every report; labels by `npuw` too when it is not NULL (a
- * layout the command line has checked).  Install with sc->hook = &h->ops. */
-void ns_npu_hook_init(ns_npu_hook *h, const char *npuw);
+ * layout the command line has checked); the warning that the reports
+ * outnumber the layout goes to d.  Install with sc->hook = &h->ops. */
+void ns_npu_hook_init(ns_npu_hook *h, const char *npuw, const ns_diag *d);
 void ns_npu_hook_free(ns_npu_hook *h);
 
 #endif

@@ -58,6 +58,7 @@ typedef struct {
     int skipping;        /* discarding the rest of an over-long line */
     long lineno;         /* number of the line last returned */
     const char *name;    /* input name for messages */
+    const ns_diag *diag; /* where they go (the scanner's sink) */
     int io_error;        /* a read failed */
 } ns__reader;
 
@@ -85,7 +86,8 @@ static int ns__fill(ns__reader *rd) {
         ssize_t n = read(rd->fd, rd->buf + rd->end, rd->cap - rd->end);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
-            ns_error("%s: read error: %s", rd->name, strerror(errno));
+            ns_diag_say(rd->diag, NS_DIAG_ERROR, rd->name, 0, "read error: %s",
+                        strerror(errno));
             rd->io_error = 1;
             rd->eof = 1;
             return -1;
@@ -123,9 +125,8 @@ static int ns__getline(ns__reader *rd, const char **line, size_t *len) {
         if (rd->eof) return 0;
         if (avail >= NS_LINE_MAX) {
             rd->lineno++;
-            ns_warn_at(rd->name, rd->lineno,
-                       "line longer than %u MiB; the rest of it is skipped",
-                       NS_LINE_MAX >> 20);
+            ns_diag_say(rd->diag, NS_DIAG_WARNING, rd->name, rd->lineno,
+                        "line longer than %u MiB; the rest of it is skipped", NS_LINE_MAX >> 20);
             *line = s;
             *len = avail;
             rd->start = rd->end;
@@ -454,16 +455,15 @@ static void ns__finish(ns__scan *st, long last_line) {
     st->ps.r = NULL;
     r->end_line = last_line;
     if (st->ps.foreign)
-        ns_warn_at(r->file, st->ps.foreign_first,
-                   "report %s: skipped %ld %s of it",
-                   r->label, st->ps.foreign,
-                   st->ps.foreign == 1 ? "line that is not a row" : "lines that are not rows");
+        ns_diag_say(st->ps.diag, NS_DIAG_WARNING, r->file, st->ps.foreign_first,
+                    "report %s: skipped %ld %s of it", r->label, st->ps.foreign,
+                    st->ps.foreign == 1 ? "line that is not a row" : "lines that are not rows");
     if (!r->complete)
-        ns_warn_at(r->file, r->line,
-                   "report %s is incomplete (no Total row; %d row%s read up to "
-                   "line %ld%s)",
-                   r->label, st->ps.rows, st->ps.rows == 1 ? "" : "s", last_line,
-                   st->ps.foreign_run ? ", then lines that are not rows" : "");
+        ns_diag_say(st->ps.diag, NS_DIAG_WARNING, r->file, r->line,
+                    "report %s is incomplete (no Total row; %d row%s read up to "
+                    "line %ld%s)",
+                    r->label, st->ps.rows, st->ps.rows == 1 ? "" : "s", last_line,
+                    st->ps.foreign_run ? ", then lines that are not rows" : "");
     ns_builder_free(&st->ps.b);
     ns_hdr_free(&st->ps.hdr);
     st->state = NS__IDLE;
@@ -607,9 +607,9 @@ static void ns__end(ns__scan *st, long last_line) {
         ns__finish(st, last);
     } else if (st->state == NS__HEADER) {
         /* cut inside its header: no rows to show, but say where it was */
-        ns_warn_at(st->name, st->start_line,
-                   "a report starts here, but the input ends inside its header (line %ld)",
-                   last_line);
+        ns_diag_say(st->ps.diag, NS_DIAG_WARNING, st->name, st->start_line,
+                    "a report starts here, but the input ends inside its header (line %ld)",
+                    last_line);
         ns_hdr_free(&st->ps.hdr);
     }
     if (st->hook && st->hook->end) ns__emit(st, st->hook->end(st->hook->ctx));
@@ -626,8 +626,12 @@ static void ns__end(ns__scan *st, long last_line) {
 /* ====== Chrome traces ====== */
 
 static int ns__trace(ns__scan *st, const char *data, size_t len) {
-    ns_report *r = ns_trace_parse(data, len, st->name);
-    if (!r) return -1;
+    ns_why why = {"", 0};
+    ns_report *r = ns_trace_parse(data, len, st->name, st->ps.diag, &why);
+    if (!r) {
+        ns_diag_why(st->ps.diag, NS_DIAG_ERROR, st->name, &why, "");
+        return -1;
+    }
     ns__number(st, r);
     st->found++;
     if (st->sink(r, st->ctx) != 0) st->sc->stopped = 1;
@@ -643,14 +647,15 @@ int ns_scanner_set_label_regex(ns_scanner *sc, const char *re) {
     sc->has_label_re = 0;
     const char *refusal = ns_regex_refusal(re);
     if (refusal) {
-        ns_error("--label-regex '%s': the regex %s", re, refusal);
+        ns_diag_say(&sc->diag, NS_DIAG_ERROR, NULL, 0, "--label-regex '%s': the regex %s", re,
+                    refusal);
         return -1;
     }
     int rc = regcomp(&sc->label_re, re, REG_EXTENDED);
     if (rc != 0) {
         char msg[256];
         regerror(rc, &sc->label_re, msg, sizeof msg);
-        ns_error("--label-regex '%s': %s", re, msg);
+        ns_diag_say(&sc->diag, NS_DIAG_ERROR, NULL, 0, "--label-regex '%s': %s", re, msg);
         return -1;
     }
     sc->has_label_re = 1;
@@ -670,6 +675,7 @@ static int ns__scan_reader(ns_scanner *sc, ns__reader *rd, ns_sink sink, void *c
     st.sink = sink;
     st.ctx = ctx;
     st.hook = sc->hook;
+    st.ps.diag = &sc->diag;
 
     /* Look at the first bytes to tell a trace document from a log.  A
      * UTF-8 byte order mark (editors on Windows write one) is skipped. */
@@ -715,12 +721,12 @@ int ns_scan_path(ns_scanner *sc, const char *path, ns_sink sink, void *ctx) {
     int stdin_input = strcmp(path, "-") == 0;
     int fd = stdin_input ? 0 : open(path, O_RDONLY);
     if (fd < 0) {
-        ns_error("%s: %s", path, strerror(errno));
+        ns_diag_say(&sc->diag, NS_DIAG_ERROR, path, 0, "%s", strerror(errno));
         return -1;
     }
     struct stat stt;
     if (fstat(fd, &stt) == 0 && S_ISDIR(stt.st_mode)) {
-        ns_error("%s: is a directory", path);
+        ns_diag_say(&sc->diag, NS_DIAG_ERROR, path, 0, "is a directory");
         close(fd);
         return -1;
     }
@@ -730,6 +736,7 @@ int ns_scan_path(ns_scanner *sc, const char *path, ns_sink sink, void *ctx) {
     rd.cap = NS__READ_CHUNK;
     rd.buf = ns_xmalloc(rd.cap);
     rd.name = stdin_input ? "<stdin>" : path;
+    rd.diag = &sc->diag;
     int rc = ns__scan_reader(sc, &rd, sink, ctx);
     free(rd.buf);
     if (!stdin_input) close(fd);
@@ -747,6 +754,7 @@ int ns_scan_buffer(ns_scanner *sc, const char *name, const char *data,
     rd.end = len;
     rd.eof = 1;
     rd.name = name;
+    rd.diag = &sc->diag;
     int rc = ns__scan_reader(sc, &rd, sink, ctx);
     free(rd.buf);
     return rc;

@@ -60,6 +60,9 @@ typedef struct {
 typedef struct {
     regex_t label_re;     /* --label-regex, compiled */
     const ns_scan_hook *hook; /* what the caller adds to the reports, or NULL */
+    ns_diag diag;         /* where warnings and errors about the input go
+                           * (base/common.h; the commands: ns_diag_stderr);
+                           * ns_scanner_init leaves it dropping them */
     int has_label_re;     /* label_re is set */
     int next_index;       /* reports found so far, across all inputs */
     int stopped;          /* the sink asked to stop */
@@ -68,13 +71,14 @@ typedef struct {
 } ns_scanner;
 
 void ns_scanner_init(ns_scanner *sc);
-/* Returns 0, or -1 with a message if the regex does not compile. */
+/* Returns 0, or -1 with an error to sc->diag if the regex is refused or
+ * does not compile. */
 int ns_scanner_set_label_regex(ns_scanner *sc, const char *re);
 void ns_scanner_free(ns_scanner *sc);
 
 /* Scan one input: a file name, or "-" for standard input.  Returns the
- * number of reports found in it, or -1 if it could not be read (a message
- * has been printed). */
+ * number of reports found in it, or -1 if it could not be read (an error
+ * went to sc->diag). */
 int ns_scan_path(ns_scanner *sc, const char *path, ns_sink sink, void *ctx);
 
 /* The vector code that skips log noise between reports: the best the CPU

@@ -477,8 +477,9 @@ int ns_exporter_add(ns_exporter *e, const ns_report *r) {
     case NS_FMT_ORIGINAL:
         if (r->producer == NS_PROD_MLIR_JSON) ns__orig_json(e, r);
         else if (r->producer == NS_PROD_TRACE)
-            ns_warn_at(r->file, 0, "report %s is a trace; it has no text layout "
-                                   "to print again", r->label);
+            ns_diag_say(&e->o.diag, NS_DIAG_WARNING, r->file, 0,
+                        "report %s is a trace; it has no text layout to print again",
+                        r->label);
         else ns__orig_text(e, r);
         break;
     }

@@ -34,6 +34,8 @@ typedef struct {
     ns_format format; /* what to write */
     ns_view view;     /* rows and column */
     int color;        /* text: ANSI colour */
+    ns_diag diag;     /* where "this report has no such layout" goes (a trace
+                       * has no original one); fn NULL: nowhere */
 } ns_export_opts;
 
 ns_exporter *ns_exporter_new(const ns_export_opts *o, FILE *out);
