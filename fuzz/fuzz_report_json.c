@@ -1,5 +1,5 @@
 /* fuzz_report_json.c -- libFuzzer target: tree JSON read back into reports
- * (ns_report_from_json), the path run.json's "reports" take in `table`,
+ * (ns_report_from_json_new), the path run.json's "reports" take in `table`,
  * `tree RUNDIR` and `top RUNDIR`.
  *
  * The input is parsed by jansson as run.json is (flags 0).  Then:
@@ -30,7 +30,7 @@ static const ns_format nsf_fmts[] = {NS_FMT_TEXT,   NS_FMT_JSON,       NS_FMT_CS
 
 static void nsf_one(const json_t *o, ns_exporter **ex, ns_top *top) {
     const char *why = NULL;
-    ns_report *r = ns_report_from_json(o, "fuzz.json", &why);
+    ns_report *r = ns_report_from_json_new(o, "fuzz.json", &why);
     if (!r) {
         if (!why) abort(); /* NULL always comes with a reason */
         return;

@@ -1,5 +1,5 @@
 /* fuzz_trace.c -- libFuzzer target: a Chrome trace document (clang
- * -ftime-trace) through ns_trace_parse, the parser the scanner hands whole
+ * -ftime-trace) through ns_trace_report_new, the parser the scanner hands whole
  * JSON documents to.
  *
  * The input is the document (jansson parses it, trace.c turns its events
@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     long said[2] = {0, 0};
     ns_diag count = {ns_diag_count, said};
     ns_why why = {"", 0};
-    ns_report *r = ns_trace_parse((const char *)data, size, "fuzz.json", &count, &why);
+    ns_report *r = ns_trace_report_new((const char *)data, size, "fuzz.json", &count, &why);
     if (!r) {
         if (!why.text[0]) abort(); /* a refusal always has a reason */
         return 0;

@@ -526,7 +526,7 @@ static void test_diag(void) {
     drop(&s);
     /* failure reasons come back to the caller */
     ns_why why = {"", 0};
-    CHECK(ns_trace_parse("{\"traceEvents\": [", 17, "x.json", &sc.diag, &why) == NULL &&
+    CHECK(ns_trace_report_new("{\"traceEvents\": [", 17, "x.json", &sc.diag, &why) == NULL &&
           strncmp(why.text, "not valid trace JSON: ", 22) == 0 && why.line == 1);
     ns_run r;
     why.text[0] = 0;

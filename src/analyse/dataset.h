@@ -30,7 +30,7 @@
  * Ownership: an ns_runset owns its runs; ns_selection holds borrowed
  * pointers into a runset; an ns_config borrows its tags from the runs and
  * owns its arrays; an ns_csv owns its cells.
- * Deliberately left out: recursion into nested folders (runs_read.h looks
+ * Deliberately left out: recursion into nested folders (parse/run_read.h looks
  * one level deep), and CSV dialects other than RFC 4180 with commas.
  */
 #ifndef NPUSCOPE_DATASET_H

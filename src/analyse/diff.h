@@ -27,7 +27,7 @@
  * p of an exact test with 3 vs 3 runs is 0.10.  ns_mann_whitney_min_p says
  * what a comparison can reach; the command warns when it is not enough.
  *
- * This file computes; cmd_diff.c reads the runs and prints.
+ * This file computes; builtin/diff.c reads the runs and prints.
  * Deliberately left out: corrections for testing many rows at once (the
  * total row is the one a gate looks at; pass rows are for finding where a
  * change went), and paired designs (runs are independent samples).

@@ -1,11 +1,18 @@
 /* common.h -- what every npuscope module shares: exit codes, the append
  * buffer, allocation that never returns NULL, and diagnostics.
  *
- * Ownership rule (stated once, for the whole program): a function that
- * returns a pointer to heap memory says so in its name with "new" or "dup",
- * and the caller frees it; every other pointer is borrowed and stays owned by
- * the object it came from.  Reports own all their nodes and strings (see
- * report.h); nothing else frees them.
+ * Ownership rule (stated once, for the whole program, without exception):
+ * a pointer changes hands only where a name says so.
+ *   - A function that returns a pointer to heap memory has "new" or "dup"
+ *     in its name (ns_report_new, ns_trace_report_new, ns_strdup), and the
+ *     caller frees it -- with the matching *_free where there is one.  The
+ *     allocators ns_xmalloc, ns_xcalloc and ns_xrealloc are malloc itself,
+ *     the one place every such pointer starts.
+ *   - A sink (ns_sink, scan.h) takes the report it is handed; a scanner
+ *     hook's begin, finish and end give back a report it held (scan.h).
+ * Every other pointer is borrowed and stays owned by the object it came
+ * from.  Reports own all their nodes and strings (see report.h); nothing
+ * else frees them.
  *
  * Diagnostics follow one shape, on stderr:
  *     npuscope: FILE:LINE: message        (a problem tied to an input line)
@@ -116,7 +123,7 @@ void ns_diag_count(void *ctx, ns_diag_kind kind, const char *file, long line, co
  * caller instead of in a global -- and returns NULL or -1.  The caller
  * decides what the reason is: an error, a warning that skips one input,
  * or nothing.  (A reason that is a fixed sentence is a `const char **why`
- * instead: ns_report_from_json, ns_field_parse.) */
+ * instead: ns_report_from_json_new, ns_field_parse.) */
 #define NS_WHY_MAX 1024 /* a longer reason is cut, ending in "..." */
 typedef struct {
     char text[NS_WHY_MAX]; /* the reason, "" while there is none */

@@ -67,7 +67,7 @@ int ns_npu_schedule_metrics(const char *path, ns_run *r, ns_why *why) {
 
 /* ====== Strategy ====== */
 
-/* Tiles of a strategy document (see npu_files.h); -1 when it is not one. */
+/* Tiles of a strategy document (see files.h); -1 when it is not one. */
 static int ns__strategy_counts(const json_t *j, double *tiles_out, double *tiled_out) {
     if (!json_is_object(j)) return -1;
     double tiles = 0, tiled = 0;

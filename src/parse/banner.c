@@ -1,4 +1,4 @@
-/* parse_banner.c -- the banner block that opens MLIR and LLVM text reports.
+/* banner.c -- the banner block that opens MLIR and LLVM text reports.
  *
  * MLIR's text output strategy descends from llvm::TimerGroup, so both start
  * with the same "===---===" banner, a title and a "Total Execution Time"

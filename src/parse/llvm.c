@@ -1,4 +1,4 @@
-/* parse_llvm.c -- rows of an llvm::TimerGroup table (llvm/lib/Support/Timer.cpp).
+/* llvm.c -- rows of an llvm::TimerGroup table (llvm/lib/Support/Timer.cpp).
  *
  * opt/llc -time-passes and clang/flang -ftime-report print one table per
  * timer group, back to back.  A row is, for each time column the header

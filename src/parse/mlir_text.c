@@ -1,4 +1,4 @@
-/* parse_mlir.c -- rows of MLIR's text timing report (mlir/lib/Support/Timing.cpp).
+/* mlir_text.c -- rows of MLIR's text timing report (mlir/lib/Support/Timing.cpp).
  *
  * A row is one "  %8.4f (%5.1f%%)" group per column named in the header,
  * then two spaces, then 2*depth spaces of indentation, then the name:

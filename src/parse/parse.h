@@ -7,7 +7,7 @@
  * the middle of the report by another thread or process).  Parsers never read
  * input themselves, so every format is streamed the same way and tested the
  * same way.  The exception is the Chrome trace, which is one JSON document
- * and is handed to jansson whole (parse_trace.c).
+ * and is handed to jansson whole (trace.c).
  */
 #ifndef NPUSCOPE_PARSE_H
 #define NPUSCOPE_PARSE_H
@@ -75,24 +75,24 @@ typedef struct {
     const ns_diag *diag; /* where the parsers' warnings go (the scanner's sink) */
 } ns_pstate;
 
-/* parse_mlir.c: rows of the MLIR text report (tree or list display). */
+/* mlir_text.c: rows of the MLIR text report (tree or list display). */
 ns_feed ns_mlir_text_feed(ns_pstate *st, const char *s, size_t n, long line);
 
-/* parse_mlir_json.c: MLIR --mlir-output-format=json.  A report starts with a
+/* mlir_json.c: MLIR --mlir-output-format=json.  A report starts with a
  * line "[" followed by an entry line; ns_mlir_json_entry_line tells whether a
  * line is such an entry.  Parsing is by hand because the format is not strict
  * JSON: names are not escaped and every "passes" array ends in a {} entry. */
 int ns_mlir_json_entry_line(const char *s, size_t n);
 ns_feed ns_mlir_json_feed(ns_pstate *st, const char *s, size_t n, long line);
 
-/* parse_llvm.c: rows of an llvm::TimerGroup table. */
+/* llvm.c: rows of an llvm::TimerGroup table. */
 ns_feed ns_llvm_feed(ns_pstate *st, const char *s, size_t n, long line);
 
 /* trace.c: a Chrome trace JSON document (clang -ftime-trace), already
  * read into memory.  Returns a report (warnings about events it skipped go
  * to d), or NULL with the reason in *why. */
-ns_report *ns_trace_parse(const char *text, size_t len, const char *file, const ns_diag *d,
-                          ns_why *why);
+ns_report *ns_trace_report_new(const char *text, size_t len, const char *file,
+                               const ns_diag *d, ns_why *why);
 /* trace.c: does the start of an input (n bytes of it, a UTF-8 byte order
  * mark allowed) look like a trace-event JSON document -- an object with
  * "traceEvents", or an array whose first element has "ph" and is not an

@@ -1,5 +1,5 @@
-/* runs_read.c -- run.json files and run folders read into ns_run (see
- * runs_read.h for what is read and what is forgiven).
+/* run_read.c -- run.json files and run folders read into ns_run (see
+ * run_read.h for what is read and what is forgiven).
  *
  * jansson parses the file; a value of the wrong type is caught here, and to
  * say on which line it is (jansson keeps no positions for values) the raw
@@ -292,7 +292,7 @@ static int ns__load(const ns__src *src, const json_t *o, ns_run *r) {
         json_t *rep;
         json_array_foreach(reps, i, rep) {
             const char *why;
-            ns_report *rp = ns_report_from_json(rep, src->path, &why);
+            ns_report *rp = ns_report_from_json_new(rep, src->path, &why);
             if (!rp) {
                 ns_diag_say(src->diag, NS_DIAG_WARNING, src->path,
                             ns__key_line(src->text, src->len, "reports", NULL),

@@ -1,4 +1,4 @@
-/* runs_read.h -- run folders read back: run.json into ns_run.
+/* run_read.h -- run folders read back: run.json into ns_run.
  *
  * `table` (and later `fit`, `diff`, `report`) take a run folder or a folder
  * of run folders and need the runs in it.  This is the reading half of the
@@ -23,8 +23,8 @@
  * malformed one is a warning and is left out); "host", "signal_name" and the
  * other informational members are ignored.
  */
-#ifndef NPUSCOPE_RUNS_READ_H
-#define NPUSCOPE_RUNS_READ_H
+#ifndef NPUSCOPE_RUN_READ_H
+#define NPUSCOPE_RUN_READ_H
 
 #include "model/runs.h"
 

@@ -627,7 +627,7 @@ static void ns__end(ns__scan *st, long last_line) {
 
 static int ns__trace(ns__scan *st, const char *data, size_t len) {
     ns_why why = {"", 0};
-    ns_report *r = ns_trace_parse(data, len, st->name, st->ps.diag, &why);
+    ns_report *r = ns_trace_report_new(data, len, st->name, st->ps.diag, &why);
     if (!r) {
         ns_diag_why(st->ps.diag, NS_DIAG_ERROR, st->name, &why, "");
         return -1;

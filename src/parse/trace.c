@@ -579,8 +579,8 @@ static long ns__count_lines(const char *s, size_t n) {
     return n && s[n - 1] != '\n' ? lines + 1 : lines;
 }
 
-ns_report *ns_trace_parse(const char *text, size_t len, const char *file, const ns_diag *d,
-                          ns_why *why) {
+ns_report *ns_trace_report_new(const char *text, size_t len, const char *file,
+                               const ns_diag *d, ns_why *why) {
     json_error_t err;
     json_t *doc = json_loadb(text, len, 0, &err);
     if (!doc) {

@@ -1,4 +1,4 @@
-/* report_json.c -- tree JSON to ns_report (see report_json.h).
+/* tree_read.c -- tree JSON to ns_report (see tree_read.h).
  *
  * The walk is iterative with an explicit stack, like every other walk of a
  * tree in npuscope: a 10,000-deep report must not exhaust the C stack.
@@ -55,7 +55,8 @@ static int ns__fill(ns_report *r, ns_node *n, const json_t *o, int depth) {
     return 0;
 }
 
-ns_report *ns_report_from_json(const json_t *o, const char *file, const char **why) {
+ns_report *ns_report_from_json_new(const json_t *o, const char *file,
+                                   const char **why) {
     *why = NULL;
     const json_t *root = json_object_get(o, "root");
     if (!json_is_object(o) || !json_is_object(root)) {
