@@ -2,7 +2,9 @@
  * analysing commands (see dataset.h for the field names and the rules).
  *
  * Everything here is reading and choosing; nothing computes a statistic
- * (stats.c), fits (fit.c) or compares (diff.c).
+ * (stats.c), fits (fit.c) or compares (diff.c).  Nothing is remembered
+ * between calls either: the stage maps a field is read with come with the
+ * field (ns_field.stages), chosen by the command.
  */
 #include "analyse/dataset.h"
 

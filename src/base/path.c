@@ -1,4 +1,10 @@
-/* path.c -- file names built from parts (see path.h). */
+/* path.c -- file names built from parts (see path.h).
+ *
+ * One join, kept byte for byte as the run folder code always wrote it
+ * ("a/b", a trailing '/' of a kept), so that no message or recorded path
+ * changes with its move here.  No file system calls: callers open what
+ * they build.
+ */
 #include "base/path.h"
 
 #include "base/common.h"

@@ -1,4 +1,13 @@
-/* cli.c -- argument matching and input reading shared by the subcommands. */
+/* cli.c -- argument matching and input reading shared by the subcommands.
+ *
+ * The commands' one way to read logs: ns_cli_scan builds the scanner from
+ * ns_read_opts -- the printing diagnostics sink (ns_diag_stderr), the
+ * --label-regex, and for --npu / --npuw the NPU layer's scanner hook --
+ * and reads run folders through their reports.  The layers below only
+ * offer the pieces (a scanner that knows no NPU compiler, a hook that
+ * knows no options); this file is where they are put together for the
+ * commands, and so decides, for them, that a reader's messages are printed.
+ */
 #include "cli/cli.h"
 
 #include "analyse/dataset.h"

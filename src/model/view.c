@@ -1,4 +1,10 @@
-/* view.c -- rows a view keeps, and their time (see view.h). */
+/* view.c -- rows a view keeps, and their time (see view.h).
+ *
+ * Four small questions about a node, answered the same for every writer;
+ * the walks use the report's own links (parent, child, next), so a view
+ * costs no memory and no copy of the tree.  It knows no output format and
+ * must not learn one: anything about how a row is written is its writer's.
+ */
 #include "model/view.h"
 
 #include <math.h>

@@ -1,4 +1,11 @@
-/* merged.c -- a merged tree as text and as tree JSON (see merged.h). */
+/* merged.c -- a merged tree as text and as tree JSON (see merged.h).
+ *
+ * The writers below do the work: text.c prints the tree of medians and
+ * tree_json.c the report object, in its two halves, with the runs merged
+ * put between them and every row's spread added through the row callback.
+ * This file only reads the merge's side table (analyse/merge.h); it never
+ * changes a merged report and computes no statistic.
+ */
 #include "render/merged.h"
 
 #include "base/jsonw.h"
