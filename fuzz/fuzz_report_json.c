@@ -1,5 +1,5 @@
 /* fuzz_report_json.c -- libFuzzer target: tree JSON read back into reports
- * (ns_report_from_json), the path run.json's "reports" take in `table`,
+ * (ns_report_from_json_new), the path run.json's "reports" take in `table`,
  * `tree RUNDIR` and `top RUNDIR`.
  *
  * The input is parsed by jansson as run.json is (flags 0).  Then:
@@ -12,7 +12,7 @@
  * parsed from a log -- added to a `top` summary, and freed.  A NULL result
  * must come with a reason.
  */
-#include "render/render.h"
+#include "render/export.h"
 #include "parse/tree_read.h"
 #include "analyse/top.h"
 
@@ -30,7 +30,7 @@ static const ns_format nsf_fmts[] = {NS_FMT_TEXT,   NS_FMT_JSON,       NS_FMT_CS
 
 static void nsf_one(const json_t *o, ns_exporter **ex, ns_top *top) {
     const char *why = NULL;
-    ns_report *r = ns_report_from_json(o, "fuzz.json", &why);
+    ns_report *r = ns_report_from_json_new(o, "fuzz.json", &why);
     if (!r) {
         if (!why) abort(); /* NULL always comes with a reason */
         return;
@@ -56,7 +56,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         memset(&o, 0, sizeof o);
         o.format = nsf_fmts[i];
         ns_view_init(&o.view);
-        o.width = 100;
         ex[i] = ns_exporter_new(&o, f);
     }
     ns_top top;

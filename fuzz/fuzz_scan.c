@@ -14,16 +14,18 @@
  * reaches every mode (length % 4):
  *   0  plain (the fast path that skips noise lines);
  *   1  --label-regex '(compiling|model) ([a-z_0-9]+)';
- *   2  --npu (NPU compile facts become report metrics);
- *   3  --npuw=LAYOUT, where LAYOUT is the rest of the first line when the
+ *   2  --npu (the NPU hook, npu/hook.c: compile facts become report
+ *      metrics);
+ *   3  --npuw=LAYOUT (the NPU hook with a layout), where LAYOUT is the rest of the first line when the
  *      input starts with "npuw=" (checked as the command line checks it,
  *      else the default layout) -- the line stays part of the log.
  * Deterministic: the only state kept between inputs is the compiled regex
- * and the diagnostics counters of common.c (which only decide whether a
- * warning is printed).
+ * and the count of what the scanner said (its sink counts; nothing is
+ * printed, so the target runs with stderr open).
  */
+#include "npu/hook.h"
 #include "npu/npu.h"
-#include "render/render.h"
+#include "render/export.h"
 #include "parse/scan.h"
 #include "analyse/top.h"
 
@@ -50,13 +52,11 @@ static void nsf_opts(ns_export_opts *o, int i) {
     memset(o, 0, sizeof *o);
     o->format = fmts[i];
     ns_view_init(&o->view);
-    o->width = 80;
     if (i == 7) { /* a narrowed view: --depth 1 --min-ms 0.5 --time user --color always */
         o->view.max_depth = 1;
         o->view.min_s = 0.0005;
         o->view.col = NS_COL_USER;
         o->color = 1;
-        o->width = 200;
     }
 }
 
@@ -70,6 +70,8 @@ static int nsf_sink(ns_report *r, void *vctx) {
 }
 
 static ns_scanner nsf_sc[4];
+static long nsf_said[2];    /* what the scanners said (a counting sink: nothing prints) */
+static ns_npu_hook nsf_npu; /* modes 2 and 3: the NPU layer's scanner hook */
 
 /* --npuw layout for mode 3: "npuw=LAYOUT\n..." or the default. */
 static char *nsf_layout_new(const uint8_t *data, size_t size) {
@@ -88,17 +90,22 @@ static char *nsf_layout_new(const uint8_t *data, size_t size) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static int inited;
     if (!inited) {
-        for (int i = 0; i < 4; i++) ns_scanner_init(&nsf_sc[i]);
+        for (int i = 0; i < 4; i++) {
+            ns_scanner_init(&nsf_sc[i]);
+            nsf_sc[i].diag = (ns_diag){ns_diag_count, nsf_said};
+        }
         if (ns_scanner_set_label_regex(&nsf_sc[1], "(compiling|model) ([a-z_0-9]+)") != 0)
             abort();
-        nsf_sc[2].npu = 1;
         inited = 1;
     }
     ns_scanner *sc = &nsf_sc[size % 4];
     char *layout = NULL;
-    if (size % 4 == 3) {
-        layout = nsf_layout_new(data, size);
-        sc->npuw = layout ? layout : NS_NPUW_DEFAULT_LAYOUT;
+    if (size % 4 == 3) layout = nsf_layout_new(data, size);
+    sc->hook = NULL;
+    if (size % 4 >= 2) { /* --npu, or --npuw=LAYOUT */
+        ns_npu_hook_init(&nsf_npu, size % 4 == 2 ? NULL : layout ? layout : NS_NPUW_DEFAULT_LAYOUT,
+                         &sc->diag);
+        sc->hook = &nsf_npu.ops;
     }
     sc->next_index = 0;
     sc->stopped = 0;
@@ -126,7 +133,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ns_top_free(&c.top);
     fclose(f);
     free(out);
-    if (layout) sc->npuw = NS_NPUW_DEFAULT_LAYOUT; /* not left dangling */
+    if (sc->hook) ns_npu_hook_free(&nsf_npu); /* no layout left dangling */
+    sc->hook = NULL;
     free(layout);
     return 0;
 }

@@ -57,6 +57,22 @@ check "analysis: fit --x n --y wall: exponent 0.5-1.5, R2 > 0.9, 4 points of 5 r
 check "analysis: fit --x n --y pass:Canonicalizer (summed over its rows)" an_fit pass:Canonicalizer
 check "analysis: fit --x n --y stage:passes (the generic stage map)" an_fit stage:passes
 
+# fit --stages: stage:NAME under a map of the test's own, whose stage
+# "canon" holds the Canonicalizer rows and nothing else: the fit is that of
+# pass:Canonicalizer, and without the map no run has such a stage
+printf 'stage canon\nstage rest\ndefault rest\nname Canonicalizer -> canon\n' >"$AN/canon.stages"
+an_fit_stages() {
+    local e1 e2 rc
+    e1=$("$NPUSCOPE" fit --format json --x n --y pass:Canonicalizer "$AN/sweep" | jq -r '.fits[0].exponent')
+    e2=$("$NPUSCOPE" fit --format json --stages "$AN/canon.stages" --x n --y stage:canon "$AN/sweep" |
+        jq -r '.fits[0].exponent')
+    awk -v a="$e1" -v b="$e2" 'BEGIN { exit !(a != "" && a != "null" && (a - b) ^ 2 < 1e-18) }' ||
+        { echo "stage:canon exponent '$e2', pass:Canonicalizer '$e1'"; return 1; }
+    "$NPUSCOPE" fit -q --x n --y stage:canon "$AN/sweep" >/dev/null 2>&1; rc=$?
+    [ "$rc" -eq 1 ] || { echo "stage:canon without --stages: exit $rc, not 1 (nothing to fit)"; return 1; }
+}
+check "analysis: fit --stages FILE --y stage:canon is the fit of pass:Canonicalizer" an_fit_stages
+
 # diff: B really is slower
 an_ab_once() {
     local out=$1 _ rc
@@ -90,6 +106,26 @@ an_ab() {
     an_ab_once "$AN/ab2"
 }
 check "analysis: diff A/B (B runs canonicalize,cse 10x): total slower, p < 0.05, gate exits 1" an_ab
+
+# diff --stages: a row per stage of the map; "canon" (the Canonicalizer
+# rows) holds what the pass row holds, about ten times as much in B; no
+# stage rows without --stages
+an_ab_stages() {
+    local out=$AN/ab1
+    [ -d "$AN/ab2" ] && out=$AN/ab2
+    "$NPUSCOPE" diff -q --format json --stages "$AN/canon.stages" --a side=a --b side=b "$out" \
+        >"$out.stages.json" || return 1
+    jq -e '[.rows[] | select(.kind == "stage") | .name] == ["stage:canon", "stage:rest"]' \
+        "$out.stages.json" >/dev/null || { jq -c '[.rows[] | .name]' "$out.stages.json"; return 1; }
+    jq -e '([.rows[] | select(.name == "stage:canon")][0]) as $s |
+           ([.rows[] | select(.name == "Canonicalizer")][0]) as $p |
+           $s.a_n == 5 and $s.b_n == 5 and $s.ratio > 2 and
+           (($s.a_median - $p.a_median) | fabs) < 1e-9 and (($s.b_median - $p.b_median) | fabs) < 1e-9' \
+        "$out.stages.json" >/dev/null || { jq -c '.rows[] | select(.kind != "pass")' "$out.stages.json"; return 1; }
+    "$NPUSCOPE" diff -q --format json --a side=a --b side=b "$out" |
+        jq -e '[.rows[] | select(.kind == "stage")] == []' >/dev/null
+}
+check "analysis: diff --stages FILE: stage:canon is the Canonicalizer rows, x2 or more in B" an_ab_stages
 
 # diff: A against A
 an_aa_once() {

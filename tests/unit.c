@@ -1,6 +1,8 @@
 /* unit.c -- unit tests of the pieces below the command line: exact numbers,
  * banner and header recognition, the scanner's cleaning (CRLF, ANSI, log
- * prefixes, foreign lines, truncation), JSON escaping and the string map.
+ * prefixes, foreign lines, truncation), that readers print nothing (their
+ * messages reach the caller's sink, their failure reasons the caller),
+ * JSON escaping and the string map.
  * Whole-program behaviour is tested by tests/run.sh on real fixtures.
  *
  * Prints one line per failure and ends with "unit: N passed, N failed". */
@@ -12,12 +14,14 @@
 #include "capture/metrics.h"
 #include "parse/parse.h"
 #include "model/report.h"
+#include "parse/run_read.h"
 #include "parse/scan.h"
 #include "base/strmap.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ====== Numbers ====== */
 
@@ -566,8 +570,90 @@ static void test_metric_stream(void) {
     ns_run_free(&whole);
 }
 
+/* ====== Diagnostics ====== */
+
+/* A sink that keeps every message as "FILE:LINE: kind: message\n". */
+typedef struct {
+    ns_buf text; /* the messages */
+    long n[2];   /* how many of each ns_diag_kind */
+} said_t;
+
+static void say_keep(void *ctx, ns_diag_kind kind, const char *file, long line,
+                     const char *msg) {
+    said_t *s = ctx;
+    s->n[kind]++;
+    ns_buf_printf(&s->text, "%s:%ld: %s: %s\n", file ? file : "-", line,
+                  kind == NS_DIAG_ERROR ? "error" : "warning", msg);
+}
+
+static void test_diag(void) {
+    const char *cut = HDR("0.0100", "  ----Wall Time----  ----Name----")
+        "    0.0060 ( 60.0%)  Parser\n"
+        "a line that is not a row\n"
+        "    0.0010 ( 10.0%)  Output\n";
+    /* stderr goes to a file while the readers run, with warnings on */
+    fflush(stderr);
+    FILE *err = tmpfile();
+    int saved = dup(2);
+    if (!err || saved < 0 || dup2(fileno(err), 2) < 0) {
+        CHECK(!"stderr redirected");
+        return;
+    }
+    int was = ns_diag_quiet(0);
+    said_t said = {{0}, {0, 0}};
+    sink_t s = {0};
+    ns_scanner sc;
+    ns_scanner_init(&sc);
+    int dropped = ns_scan_buffer(&sc, "t.log", cut, strlen(cut), keep, &s); /* no sink */
+    drop(&s);
+    sc.diag = (ns_diag){say_keep, &said};
+    sc.next_index = 0;
+    int n = ns_scan_buffer(&sc, "t.log", cut, strlen(cut), keep, &s);
+    int missing = ns_scan_path(&sc, "tests/no-such-input.log", keep, &s);
+    CHECK(ns_scanner_set_label_regex(&sc, "(") == -1);
+    ns_scanner_free(&sc);
+    drop(&s);
+    /* failure reasons come back to the caller */
+    ns_why why = {"", 0};
+    CHECK(ns_trace_report_new("{\"traceEvents\": [", 17, "x.json", &sc.diag, &why) == NULL &&
+          strncmp(why.text, "not valid trace JSON: ", 22) == 0 && why.line == 1);
+    ns_run r;
+    why.text[0] = 0;
+    CHECK(ns_run_load("tests/no-such-run.json", "r01", &r, &sc.diag, &why) == -1 &&
+          strstr(why.text, "No such file") != NULL);
+    char *big = ns_xmalloc(3 * NS_WHY_MAX);
+    memset(big, 'x', 3 * NS_WHY_MAX - 1);
+    big[3 * NS_WHY_MAX - 1] = 0;
+    CHECK(ns_fail(&why, 7, "%s", big) == -1 && why.line == 7 &&
+          strlen(why.text) == NS_WHY_MAX - 1 && strcmp(why.text + NS_WHY_MAX - 4, "...") == 0);
+    CHECK(ns_fail(NULL, 1, "nobody asked") == -1);
+    free(big);
+    ns_diag_quiet(was);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    CHECK(fseek(err, 0, SEEK_END) == 0 && ftell(err) == 0); /* nothing was printed */
+    fclose(err);
+    CHECK(dropped == 1 && n == 1 && missing == -1);
+    CHECK(said.n[NS_DIAG_WARNING] == 2 && said.n[NS_DIAG_ERROR] == 2);
+    CHECK(strstr(said.text.data, "t.log:8: warning: report #1: skipped 1 line that is not a "
+                                 "row of it\n") != NULL);
+    CHECK(strstr(said.text.data, "t.log:1: warning: report #1 is incomplete") != NULL);
+    CHECK(strstr(said.text.data, "tests/no-such-input.log:0: error: No such file") != NULL);
+    CHECK(strstr(said.text.data, "-:0: error: --label-regex '(': ") != NULL);
+    /* the counting sink */
+    long counts[2] = {0, 0};
+    ns_diag count = {ns_diag_count, counts};
+    ns_diag_say(&count, NS_DIAG_ERROR, "f", 3, "%d", 1);
+    ns_diag_say(&count, NS_DIAG_WARNING, NULL, 0, "w");
+    ns_diag_say(NULL, NS_DIAG_WARNING, NULL, 0, "to nobody");
+    CHECK(counts[NS_DIAG_WARNING] == 1 && counts[NS_DIAG_ERROR] == 1);
+    ns_buf_free(&said.text);
+}
+
 int main(void) {
     ns_diag_quiet(1);
+    test_diag();
     test_regex_guard();
     test_numbers();
     test_banner();

@@ -10,6 +10,7 @@
 #include "check.h"
 
 #include "analyse/merge.h"
+#include "render/merged.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -144,11 +145,11 @@ static void test_merge(void) {
     CHECK(NEAR(rep[2]->root->val[NS_COL_WALL].v, 30.0) && rep[1]->root->nchild == 2);
 
     /* text: the ordinary tree plus the summary line before the blank line */
-    ns_export_opts eo;
+    ns_text_opts eo;
     memset(&eo, 0, sizeof eo);
     ns_view_init(&eo.view);
     ns_buf b = {0};
-    ns_merge_text(&b, m, &eo);
+    ns_merged_text(&b, m, &eo);
     CHECK(b.data && strstr(b.data, "report model=llm cold #1") == b.data);
     CHECK(b.data && strstr(b.data, "    5.50000"));
     const char *tail = "  Total\n  merged 3 runs; medians shown; 1 row with outliers\n\n";
@@ -156,9 +157,9 @@ static void test_merge(void) {
     ns_buf_free(&b);
 
     /* JSON: the contract plus n, min_s, max_s, outliers */
-    ns_merge_json_begin(&b);
-    ns_merge_json(&b, m, &eo.view, 1);
-    ns_merge_json_end(&b);
+    ns_merged_json_begin(&b);
+    ns_merged_json(&b, m, &eo.view, 1);
+    ns_merged_json_end(&b);
     const char *head = "{\"format\":\"npuscope-tree\",\"version\":1,\"merged\":true,";
     CHECK(b.data && strncmp(b.data, head, strlen(head)) == 0);
     CHECK(b.data && strstr(b.data, "\"runs\":[\"r1\",\"r2\",\"r3\"],\"rows_with_outliers\":1,"));
@@ -174,8 +175,8 @@ static void test_merge(void) {
     /* deterministic: the same inputs give the same bytes */
     ns_merged *again = ns_merge_new((const ns_report *const *)rep, names, 3, "model=llm cold #1");
     ns_buf b1 = {0}, b2 = {0};
-    ns_merge_json(&b1, m, &eo.view, 1);
-    ns_merge_json(&b2, again, &eo.view, 1);
+    ns_merged_json(&b1, m, &eo.view, 1);
+    ns_merged_json(&b2, again, &eo.view, 1);
     CHECK(b1.len == b2.len && memcmp(b1.data, b2.data, b1.len) == 0);
     ns_buf_free(&b1);
     ns_buf_free(&b2);
@@ -195,10 +196,10 @@ static void test_single_and_columns(void) {
     CHECK(m->nruns == 1 && strcmp(m->runs[0], "#1") == 0);
     CHECK(NEAR(m->report->root->val[NS_COL_WALL].v, 2.0) && m->outlier_rows == 0);
     ns_buf t = {0};
-    ns_export_opts eo;
+    ns_text_opts eo;
     memset(&eo, 0, sizeof eo);
     ns_view_init(&eo.view);
-    ns_merge_text(&t, m, &eo);
+    ns_merged_text(&t, m, &eo);
     CHECK(t.data && strstr(t.data, "  merged 1 run; medians shown; 0 rows with outliers\n\n"));
     ns_buf_free(&t);
     ns_merge_free(m);
@@ -240,7 +241,7 @@ static void test_deep(void) {
     ns_view v;
     ns_view_init(&v);
     ns_buf b = {0};
-    ns_merge_json(&b, m, &v, 1);
+    ns_merged_json(&b, m, &v, 1);
     CHECK(b.len > 0 && b.data[b.len - 1] == '}');
     ns_buf_free(&b);
     ns_merge_free(m);

@@ -10,6 +10,10 @@
 #             layer or a lower one, and no objects of one layer use each
 #             other around a loop (read from the objects with nm, so a call
 #             declared by hand, without the header, is caught too).
+# And one for the layers src/LAYERS marks "quiet" (parse, npu): their
+# objects print nothing -- no stdio output, none of base/common.h's
+# printing diagnostics -- because what they have to say goes to the sink
+# their caller hands them (read from the objects with nm).
 # Prints one line per offence, `FILE:LINE: ...` for includes, then
 # "layers: N offences" and exits 1 if there are any; 0 and "layers: ok"
 # otherwise.  Needs the objects built (make).
@@ -93,6 +97,21 @@ calls=$(nm -A $mods 2>/dev/null | awk -v ranks="$ranks" -v build="$BUILD/" '
         printf "%ssrc/%s: these files of one layer call each other in a loop\n", out, w
     }' | sort)
 if [ -n "$calls" ]; then echo "$calls"; offences=$((offences + $(echo "$calls" | wc -l))); fi
+
+# ---------------------------------------------------------------- quiet layers
+quiet=" $(grep -v '^[[:space:]]*\(#\|$\)' "$LAYERS" | awk '$2 == "quiet" { print $1 }' | tr '\n' ' ')"
+prints='^(printf|fprintf|vprintf|vfprintf|dprintf|puts|fputs|putchar|fputc|putc|perror|fwrite|write|stdout|stderr|__[a-z]*printf_chk|ns_warn_at|ns_error_at|ns_error|ns_note_at|ns_diag_print|ns_diag_stderr|ns_diag_summary)$'
+loud=""
+for o in $mods; do
+    rel=${o#"$BUILD"/}; layer=${rel%%/*}
+    case "$quiet" in *" $layer "*) ;; *) continue ;; esac
+    for sym in $(nm -u "$o" 2>/dev/null | awk '{ print $NF }' | sed 's/@.*//' | grep -E "$prints"); do
+        loud="${loud}src/${rel%.o}.c: uses $sym: the quiet layer $layer prints nothing (src/LAYERS); hand the message to the caller's sink
+"
+    done
+done
+loud=$(printf '%s' "$loud" | sort)
+if [ -n "$loud" ]; then echo "$loud"; offences=$((offences + $(echo "$loud" | wc -l))); fi
 
 if [ "$offences" -gt 0 ]; then echo "layers: $offences offences"; exit 1; fi
 echo "layers: ok"

@@ -2,7 +2,9 @@
  * analysing commands (see dataset.h for the field names and the rules).
  *
  * Everything here is reading and choosing; nothing computes a statistic
- * (stats.c), fits (fit.c) or compares (diff.c).
+ * (stats.c), fits (fit.c) or compares (diff.c).  Nothing is remembered
+ * between calls either: the stage maps a field is read with come with the
+ * field (ns_field.stages), chosen by the command.
  */
 #include "analyse/dataset.h"
 
@@ -15,8 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/stages.h"
-
 /* ====== Fields ====== */
 
 int ns_field_parse(const char *spec, int as_axis, ns_field *f, const char **why) {
@@ -25,6 +25,7 @@ int ns_field_parse(const char *spec, int as_axis, ns_field *f, const char **why)
         "expected wall, user, sys, peak, pass:NAME, stage:NAME or metric:NAME";
     f->spec = spec;
     f->name = NULL;
+    f->stages = NULL;
     if (strncmp(spec, "metric:", 7) == 0 && spec[7]) {
         f->kind = NS_FIELD_METRIC;
         f->name = spec + 7;
@@ -151,22 +152,18 @@ void ns_run_pass_sums(const ns_run *r, const ns_strmap *names, double *sums, int
 
 /* ====== Stages ======
  * stage:NAME is the stage's time (self times of its rows, see stages.h)
- * summed over the run's reports, each report under the map the automatic
- * choice gives it (vpux for NPU compiler reports, mlir for the rest); NaN
- * when no report's map has a stage of that name. */
-static ns_stage_sel ns__sel;
-static int ns__sel_ready;
-
-static double ns__run_stage(const ns_run *r, const char *name) {
-    if (!ns__sel_ready) {
-        if (ns_stage_sel_init(&ns__sel, NULL) != 0) return NAN;
-        ns__sel_ready = 1;
-    }
+ * summed over the run's reports, each report under the map the selection
+ * gives it (the command's --stages: one map, or the automatic choice of
+ * vpux for NPU compiler reports and mlir for the rest); NaN when no
+ * report's map has a stage of that name.  The selection is the caller's,
+ * handed in with the field: nothing here remembers a map between calls. */
+static double ns__run_stage(const ns_run *r, const char *name, ns_stage_sel *sel) {
+    if (!sel) return NAN;
     double sum = 0;
     int found = 0;
     for (int i = 0; i < r->nreports; i++) {
         const ns_report *rep = r->reports[i];
-        const ns_stage_map *m = ns_stage_sel_pick(&ns__sel, rep);
+        const ns_stage_map *m = ns_stage_sel_pick(sel, rep);
         int k = ns_stage_find(m, name);
         if (k < 0) continue;
         long n;
@@ -200,7 +197,7 @@ double ns_run_value(const ns_run *r, const ns_field *f) {
         if (!found) v = NAN;
         break;
     case NS_FIELD_STAGE:
-        v = ns__run_stage(r, f->name);
+        v = ns__run_stage(r, f->name, f->stages);
         break;
     case NS_FIELD_TAG: {
         const char *s = ns_kv_get(&r->tags, f->name);
@@ -231,6 +228,10 @@ int ns_text_cmp(const char *a, const char *b) {
 }
 
 /* ====== Runs ====== */
+
+int ns_runs_read(const char *dir, ns_run **runs, int *nruns) {
+    return ns_run_folder_read(dir, runs, nruns, &ns_diag_stderr);
+}
 
 int ns_runset_read(ns_runset *s, const char *dir) {
     return ns_runs_read(dir, &s->runs, &s->nruns);

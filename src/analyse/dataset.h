@@ -21,20 +21,23 @@
  *                        rows; a row inside a same-named row is not counted
  *                        twice)
  *   stage:NAME           a stage's time (stages.h: self times of its rows)
- *                        over the run's reports, automatic map per report
+ *                        over the run's reports, each under the map the
+ *                        command's stage selection gives it (--stages;
+ *                        automatic by default: vpux or mlir per report)
  *   AXIS                 (fit's x only) a tag whose values are numbers
  * A value a run does not have is NaN, never 0.
  *
  * Ownership: an ns_runset owns its runs; ns_selection holds borrowed
  * pointers into a runset; an ns_config borrows its tags from the runs and
  * owns its arrays; an ns_csv owns its cells.
- * Deliberately left out: recursion into nested folders (runs_read.h looks
+ * Deliberately left out: recursion into nested folders (parse/run_read.h looks
  * one level deep), and CSV dialects other than RFC 4180 with commas.
  */
 #ifndef NPUSCOPE_DATASET_H
 #define NPUSCOPE_DATASET_H
 
 #include "model/runs.h"
+#include "model/stages.h"
 #include "base/strmap.h"
 
 /* ====== Fields ====== */
@@ -51,13 +54,17 @@ typedef enum {
 } ns_field_kind;
 
 typedef struct {
-    ns_field_kind kind; /* what the value is */
-    const char *name;   /* metric, pass or tag name (points into spec) */
-    const char *spec;   /* the field as written (borrowed) */
+    ns_field_kind kind;    /* what the value is */
+    const char *name;      /* metric, pass, stage or tag name (points into spec) */
+    const char *spec;      /* the field as written (borrowed) */
+    ns_stage_sel *stages;  /* stage:NAME: the maps each report is read with
+                            * (the command's --stages, borrowed); NULL: a
+                            * stage has no value */
 } ns_field;
 
 /* Parse a field of a run.  as_axis: the x of a fit, "AXIS" (a tag) or
- * "metric:NAME"; otherwise wall, user, sys, peak, metric:NAME or pass:NAME.
+ * "metric:NAME"; otherwise wall, user, sys, peak, metric:NAME, pass:NAME or
+ * stage:NAME (then set f->stages: the field leaves it NULL).
  * Returns 0, or -1 with *why set to a static sentence saying what is
  * accepted (stage:NAME gets its own). */
 int ns_field_parse(const char *spec, int as_axis, ns_field *f, const char **why);
@@ -95,8 +102,12 @@ typedef struct {
 
 /* Append the runs of dir (a run folder or a folder of run folders).
  * Returns the number appended, or -1 (error printed) when dir cannot be
- * read. */
+ * read.  This and ns_runs_read are the commands' readers of run folders:
+ * they print what parse/run_read.c's ns_run_folder_read says (through
+ * ns_diag_stderr). */
 int ns_runset_read(ns_runset *s, const char *dir);
+/* The same into a bare array (ns_run_folder_read's, printing). */
+int ns_runs_read(const char *dir, ns_run **runs, int *nruns);
 void ns_runset_free(ns_runset *s);
 
 /* Counted: ok, not a warmup, not a primer (the rule of `table`). */

@@ -3,13 +3,13 @@
  * The statistics are stats.c's: medians, the Hodges-Lehmann shift, the
  * exact Mann-Whitney p.  This file gathers each row's values from the
  * runs, applies the verdict rule, and orders the rows: total first, then
- * the passes by A's median, heaviest first (ties by name), then the
- * metrics by name.
+ * the passes by A's median, heaviest first (ties by name), then the stages
+ * in the order the maps declare them (first seen over the runs, A first),
+ * then the metrics by name.  It prints nothing.
  */
 #include "analyse/diff.h"
 
 #include "analyse/dataset.h"
-#include "capture/metrics.h"
 #include "analyse/stats.h"
 #include "base/strmap.h"
 
@@ -98,9 +98,50 @@ static double *ns__pass_matrix_new(const ns_run *const *runs, int n, const ns_st
     return v;
 }
 
-static void ns__metric_values(const ns_run *const *runs, int n, const char *name, double *v) {
-    ns_field f = {NS_FIELD_METRIC, name, name};
-    for (int i = 0; i < n; i++) v[i] = ns_run_value(runs[i], &f);
+/* The values of field f in each run. */
+static void ns__field_values(const ns_run *const *runs, int n, const ns_field *f, double *v) {
+    for (int i = 0; i < n; i++) v[i] = ns_run_value(runs[i], f);
+}
+
+void ns_diff_stages(const ns_run *const *a, int na, const ns_run *const *b, int nb,
+                    const ns_diff_opts *o, ns_stage_sel *sel, ns_diff *d) {
+    ns_strmap names;
+    ns_strmap_init(&names);
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < (s ? nb : na); i++) {
+            const ns_run *r = (s ? b : a)[i];
+            for (int k = 0; k < r->nreports; k++) {
+                const ns_stage_map *m = ns_stage_sel_pick(sel, r->reports[k]);
+                for (int st = 0; st < ns_stage_count(m); st++)
+                    ns_strmap_intern(&names, ns_stage_name(m, st), NULL);
+            }
+        }
+    /* the metric rows come last: the stage rows go before them */
+    int at = d->nrows;
+    while (at > 0 && d->rows[at - 1].kind == NS_DIFF_METRIC) at--;
+    int nmetrics = d->nrows - at;
+    ns_diff_row *metrics = ns_xcalloc((size_t)nmetrics + 1, sizeof *metrics);
+    memcpy(metrics, d->rows + at, sizeof *metrics * (size_t)nmetrics);
+    d->nrows = at;
+    double *va = ns_xcalloc((size_t)na + 1, sizeof *va);
+    double *vb = ns_xcalloc((size_t)nb + 1, sizeof *vb);
+    ns_buf name = {0};
+    ns_diff_row row;
+    for (size_t k = 0; k < names.count; k++) {
+        ns_field f = {NS_FIELD_STAGE, names.keys[k], names.keys[k], sel};
+        ns__field_values(a, na, &f, va);
+        ns__field_values(b, nb, &f, vb);
+        name.len = 0;
+        ns_buf_printf(&name, "stage:%s", names.keys[k]);
+        ns_diff_row_make(&row, name.data, NS_DIFF_STAGE, va, (size_t)na, vb, (size_t)nb, o);
+        ns__push(d, &row);
+    }
+    for (int i = 0; i < nmetrics; i++) ns__push(d, &metrics[i]);
+    free(metrics);
+    free(va);
+    free(vb);
+    ns_buf_free(&name);
+    ns_strmap_free(&names);
 }
 
 void ns_diff_runs(const ns_run *const *a, int na, const ns_run *const *b, int nb,
@@ -157,8 +198,9 @@ void ns_diff_runs(const ns_run *const *a, int na, const ns_run *const *b, int nb
     ns_buf name = {0};
     for (int m = 0; m < nmetrics; m++) {
         if (m && strcmp(metrics[m], metrics[m - 1]) == 0) continue;
-        ns__metric_values(a, na, metrics[m], va);
-        ns__metric_values(b, nb, metrics[m], vb);
+        ns_field f = {NS_FIELD_METRIC, metrics[m], metrics[m], NULL};
+        ns__field_values(a, na, &f, va);
+        ns__field_values(b, nb, &f, vb);
         name.len = 0;
         ns_buf_printf(&name, "metric:%s", metrics[m]);
         ns_diff_row_make(&row, name.data, NS_DIFF_METRIC, va, (size_t)na, vb, (size_t)nb, o);

@@ -2,8 +2,10 @@
  *
  * Two sets of runs (two folders, or two tag selections of one sweep) are
  * compared row by row: the whole compile ("total", wall seconds), every
- * pass (summed over the run's reports, as pass:NAME in dataset.h), and
- * every metric ("metric:NAME": tokens/s, compile_net_ms, ...).  Compile
+ * pass (summed over the run's reports, as pass:NAME in dataset.h), with a
+ * stage selection every stage ("stage:NAME", as in dataset.h, under the
+ * maps the selection gives each report), and every metric ("metric:NAME":
+ * tokens/s, compile_net_ms, ...).  Compile
  * time and runtime metrics are rows of one table, so a trade-off (decode
  * compile +40 s, decode tokens/s x8) reads as one.
  *
@@ -25,7 +27,7 @@
  * p of an exact test with 3 vs 3 runs is 0.10.  ns_mann_whitney_min_p says
  * what a comparison can reach; the command warns when it is not enough.
  *
- * This file computes; cmd_diff.c reads the runs and prints.
+ * This file computes; builtin/diff.c reads the runs and prints.
  * Deliberately left out: corrections for testing many rows at once (the
  * total row is the one a gate looks at; pass rows are for finding where a
  * change went), and paired designs (runs are independent samples).
@@ -34,6 +36,7 @@
 #define NPUSCOPE_DIFF_H
 
 #include "model/runs.h"
+#include "model/stages.h"
 
 #include <stddef.h>
 
@@ -44,6 +47,7 @@
 typedef enum {
     NS_DIFF_TOTAL,  /* wall seconds of the whole run */
     NS_DIFF_PASS,   /* wall seconds of a pass, summed over reports */
+    NS_DIFF_STAGE,  /* wall seconds of a stage (self times), summed over reports */
     NS_DIFF_METRIC, /* a metric, in its own unit */
 } ns_diff_kind;
 
@@ -54,7 +58,7 @@ typedef struct {
 } ns_diff_opts;
 
 typedef struct {
-    char *name;          /* "total", the pass name, or "metric:NAME" (owned) */
+    char *name;          /* "total", the pass name, "stage:NAME" or "metric:NAME" (owned) */
     ns_diff_kind kind;   /* what the row measures */
     size_t a_n;          /* values on side A */
     size_t b_n;          /* values on side B */
@@ -68,7 +72,8 @@ typedef struct {
 } ns_diff_row;
 
 typedef struct {
-    ns_diff_row *rows; /* total, passes (A median descending), metrics (by name) */
+    ns_diff_row *rows; /* total, passes (A median descending), stages (in the
+                        * maps' order), metrics (by name) */
     int nrows;         /* entries in rows */
     int skipped;       /* passes left out as tiny on both sides */
 } ns_diff;
@@ -82,9 +87,15 @@ const char *ns_diff_verdict(int higher_better, double p, double shift, double a_
                             const ns_diff_opts *o);
 /* Every row of A (na runs) against B (nb runs).  A pass missing from a run
  * that has reports took no time there (0 s); a run without reports has no
- * pass values.  A metric missing from a run is no value. */
+ * pass values.  A stage no report of a run is mapped with, and a metric
+ * missing from a run, are no value. */
 void ns_diff_runs(const ns_run *const *a, int na, const ns_run *const *b, int nb,
                   const ns_diff_opts *o, ns_diff *d);
+/* The stage rows of the same runs, added to d after the passes and before
+ * the metrics: one per stage of the maps sel (the command's --stages)
+ * gives the reports of either side, in the maps' order. */
+void ns_diff_stages(const ns_run *const *a, int na, const ns_run *const *b, int nb,
+                    const ns_diff_opts *o, ns_stage_sel *sel, ns_diff *d);
 void ns_diff_free(ns_diff *d);
 /* The verdict for people: a metric's also says which way its value went
  * ("faster (higher)" for more tokens/s, "slower (higher)" for more memory). */

@@ -16,7 +16,7 @@
  * NS_FIT_CLIFF above the global exponent is flagged as a cliff.
  *
  * This file is arithmetic only: points in, numbers out.  Where the points
- * come from (runs, CSV rows) and how they are printed is cmd_fit.c's job.
+ * come from (runs, CSV rows) and how they are printed is builtin/fit.c's job.
  * Deliberately left out: weighted fits, fits with an additive constant
  * (y = a + b x^k, which a startup cost would want: read it from the
  * residuals instead), and automatic breakpoint detection.

@@ -23,10 +23,8 @@
  */
 #include "analyse/merge.h"
 
-#include "base/jsonw.h"
 #include "analyse/stats.h"
 #include "base/strmap.h"
-#include "render/tree_json.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -321,48 +319,6 @@ void ns_merge_free(ns_merged *m) {
     }
     ns_report_free(m->report);
     free(m);
-}
-
-/* ====== Text ====== */
-
-void ns_merge_text(ns_buf *b, const ns_merged *m, const ns_export_opts *o) {
-    ns_render_tree_text(b, m->report, o, NULL, NULL);
-    /* the renderer ends a report with an empty line: the summary goes before it */
-    if (b->len && b->data[b->len - 1] == '\n') b->data[--b->len] = 0;
-    ns_buf_printf(b, "  merged %d run%s; medians shown; %ld row%s with outliers\n\n", m->nruns,
-                  m->nruns == 1 ? "" : "s", m->outlier_rows, m->outlier_rows == 1 ? "" : "s");
-}
-
-/* ====== JSON ====== */
-
-/* A merged row's spread over the runs, added to its JSON object (an
- * ns_tree_json_row_fn; ctx is the ns_merged). */
-static void ns__mjson_stat(ns_buf *b, const ns_node *n, const void *ctx) {
-    const ns_merge_stat *st = ns_merge_stat_of(ctx, n);
-    if (!st) return;
-    ns_buf_printf(b, ",\"n\":%d,\"min_s\":", st->n);
-    ns_num_put_json(b, st->min);
-    ns_buf_puts(b, ",\"max_s\":");
-    ns_num_put_json(b, st->max);
-    ns_buf_printf(b, ",\"outliers\":%d", st->outliers);
-}
-
-void ns_merge_json_begin(ns_buf *b) { ns_tree_json_begin(b, 1); }
-
-void ns_merge_json_end(ns_buf *b) { ns_tree_json_end(b); }
-
-/* The tree JSON of the merged report (tree_json.c writes what every tree
- * report has), with the names of the runs merged between its two halves. */
-void ns_merge_json(ns_buf *b, const ns_merged *m, const ns_view *v, int first) {
-    ns_buf_puts(b, first ? "\n" : ",\n");
-    ns_tree_json_head(b, m->report);
-    ns_buf_puts(b, ",\"runs\":[");
-    for (int i = 0; i < m->nruns; i++) {
-        if (i) ns_buf_putc(b, ',');
-        ns_json_str(b, m->runs[i]);
-    }
-    ns_buf_printf(b, "],\"rows_with_outliers\":%ld", m->outlier_rows);
-    ns_tree_json_rows(b, m->report, v, ns__mjson_stat, m);
 }
 
 /* ====== Groups of runs ====== */

@@ -35,11 +35,8 @@
  *     for these, so they live in a side table of the merge, looked up by
  *     node (ns_merge_stat_of).
  *
- * Output: the text tree is the ordinary renderer's (values are medians)
- * followed by "merged N runs; medians shown; M rows with outliers"; the
- * JSON is the npuscope-tree contract (docs/formats.md) with, in addition,
- * "merged": true at the top, "runs" and "rows_with_outliers" per report,
- * and "n", "min_s", "max_s", "outliers" per node.
+ * This file builds the merged tree and its side table and writes nothing:
+ * the text and JSON of a merged tree are render/merged.c's, above it.
  *
  * Trees can be 10,000 deep: every walk here is iterative.  Everything is
  * deterministic: no hashing order or address ever reaches the output.
@@ -53,7 +50,7 @@
 #define NPUSCOPE_MERGE_H
 
 #include "analyse/dataset.h"
-#include "render/render.h"
+#include "model/report.h"
 
 /* ====== A merged report ====== */
 
@@ -84,17 +81,6 @@ void ns_merge_free(ns_merged *m);
 /* The side-table entry of a node of m->report, or NULL for a node of
  * another report. */
 const ns_merge_stat *ns_merge_stat_of(const ns_merged *m, const ns_node *node);
-
-/* ====== Output ====== */
-
-/* The text tree of the merged report (ns_render_tree_text with o) and its
- * "merged N runs; medians shown; M rows with outliers" line. */
-void ns_merge_text(ns_buf *b, const ns_merged *m, const ns_export_opts *o);
-/* The JSON document: begin, one ns_merge_json per merged report (first
- * is 1 for the first one), end. */
-void ns_merge_json_begin(ns_buf *b);
-void ns_merge_json(ns_buf *b, const ns_merged *m, const ns_view *v, int first);
-void ns_merge_json_end(ns_buf *b);
 
 /* ====== Groups of runs ====== */
 

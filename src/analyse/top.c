@@ -1,4 +1,10 @@
-/* top.c -- summing rows by name, and by stage, across reports (see top.h). */
+/* top.c -- summing rows by name, and by stage, across reports (see top.h).
+ *
+ * Everything a sum needs is in the ns_top it is given: no state lives in
+ * this file between calls, so two summaries can be built side by side (the
+ * report page builds several).  It reads reports and stage assignments and
+ * prints nothing; the commands render the rows.
+ */
 #include "analyse/top.h"
 
 #include <math.h>
@@ -121,20 +127,28 @@ void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
     free(slot);
 }
 
-static const ns_top *ns__sort_top;
+/* What the order compares, copied out of the rows, so that the comparator
+ * needs no context (qsort passes none, and a global would be state hidden
+ * from every caller). */
+typedef struct {
+    double wall;      /* summed wall seconds: heaviest first */
+    const char *name; /* ties by name (borrowed from t->names) */
+    size_t index;     /* the row */
+} ns__rank;
 
-static int ns__cmp(const void *a, const void *b) {
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    const ns_top_row *x = &ns__sort_top->rows[i], *y = &ns__sort_top->rows[j];
+static int ns__cmp_rank(const void *pa, const void *pb) {
+    const ns__rank *x = pa, *y = pb;
     if (x->wall != y->wall) return x->wall > y->wall ? -1 : 1;
-    return strcmp(ns__sort_top->names.keys[i], ns__sort_top->names.keys[j]);
+    return strcmp(x->name, y->name);
 }
 
 size_t *ns_top_order_new(const ns_top *t) {
-    size_t *ord = ns_xmalloc(sizeof *ord * (t->names.count + 1));
-    for (size_t i = 0; i < t->names.count; i++) ord[i] = i;
-    ns__sort_top = t;
-    qsort(ord, t->names.count, sizeof *ord, ns__cmp);
-    ns__sort_top = NULL;
+    size_t n = t->names.count;
+    ns__rank *rank = ns_xmalloc(sizeof *rank * (n + 1));
+    for (size_t i = 0; i < n; i++) rank[i] = (ns__rank){t->rows[i].wall, t->names.keys[i], i};
+    qsort(rank, n, sizeof *rank, ns__cmp_rank);
+    size_t *ord = ns_xmalloc(sizeof *ord * (n + 1));
+    for (size_t i = 0; i < n; i++) ord[i] = rank[i].index;
+    free(rank);
     return ord;
 }

@@ -2,7 +2,10 @@
  *
  * Allocation failure is not recoverable in a command-line analyser: we print
  * one line and exit with the I/O status rather than thread NULL checks through
- * every parser.  Everything else here is deliberately boring.
+ * every parser.  Everything else here is deliberately boring.  The printing
+ * half of the diagnostics (the counters, -q, the cap) is the commands' and
+ * keeps its state here; the readers never reach it but through the sink a
+ * command installs (ns_diag_print).
  */
 #include "base/common.h"
 
@@ -162,6 +165,67 @@ int ns_diag_quiet(int quiet) {
     int was = ns__quiet;
     ns__quiet = quiet;
     return was;
+}
+
+/* ====== Diagnostics sinks and failure reasons ====== */
+
+/* Format into `small`, or into a new buffer when it does not fit (then
+ * *heap is set and the caller frees it). */
+static const char *ns__vformat(char *small, size_t n, char **heap, const char *fmt,
+                               va_list ap) {
+    va_list again;
+    va_copy(again, ap);
+    int len = vsnprintf(small, n, fmt, ap);
+    *heap = NULL;
+    if (len >= 0 && (size_t)len >= n) {
+        *heap = ns_xmalloc((size_t)len + 1);
+        vsnprintf(*heap, (size_t)len + 1, fmt, again);
+    }
+    va_end(again);
+    return *heap ? *heap : small;
+}
+
+void ns_diag_say(const ns_diag *d, ns_diag_kind kind, const char *file, long line,
+                 const char *fmt, ...) {
+    if (!d || !d->fn) return;
+    char small[512], *heap;
+    va_list ap;
+    va_start(ap, fmt);
+    const char *msg = ns__vformat(small, sizeof small, &heap, fmt, ap);
+    va_end(ap);
+    d->fn(d->ctx, kind, file, line, msg);
+    free(heap);
+}
+
+void ns_diag_print(void *ctx, ns_diag_kind kind, const char *file, long line, const char *msg) {
+    (void)ctx;
+    if (kind == NS_DIAG_WARNING) ns_warn_at(file, line, "%s", msg);
+    else ns_error_at(file, line, "%s", msg);
+}
+
+const ns_diag ns_diag_stderr = {ns_diag_print, NULL};
+
+void ns_diag_count(void *ctx, ns_diag_kind kind, const char *file, long line, const char *msg) {
+    (void)file;
+    (void)line;
+    (void)msg;
+    ((long *)ctx)[kind]++;
+}
+
+int ns_fail(ns_why *why, long line, const char *fmt, ...) {
+    if (!why) return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(why->text, sizeof why->text, fmt, ap);
+    va_end(ap);
+    if (len >= (int)sizeof why->text) memcpy(why->text + sizeof why->text - 4, "...", 4);
+    why->line = line;
+    return -1;
+}
+
+void ns_diag_why(const ns_diag *d, ns_diag_kind kind, const char *file, const ns_why *why,
+                 const char *suffix) {
+    ns_diag_say(d, kind, file, why->line, "%s%s", why->text, suffix ? suffix : "");
 }
 
 void ns_diag_summary(void) {

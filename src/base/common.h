@@ -1,18 +1,28 @@
 /* common.h -- what every npuscope module shares: the append
  * buffer, allocation that never returns NULL, and diagnostics.
  *
- * Ownership rule (stated once, for the whole program): a function that
- * returns a pointer to heap memory says so in its name with "new" or "dup",
- * and the caller frees it; every other pointer is borrowed and stays owned by
- * the object it came from.  Reports own all their nodes and strings (see
- * report.h); nothing else frees them.
+ * Ownership rule (stated once, for the whole program, without exception):
+ * a pointer changes hands only where a name says so.
+ *   - A function that returns a pointer to heap memory has "new" or "dup"
+ *     in its name (ns_report_new, ns_trace_report_new, ns_strdup), and the
+ *     caller frees it -- with the matching *_free where there is one.  The
+ *     allocators ns_xmalloc, ns_xcalloc and ns_xrealloc are malloc itself,
+ *     the one place every such pointer starts.
+ *   - A sink (ns_sink, scan.h) takes the report it is handed; a scanner
+ *     hook's begin, finish and end give back a report it held (scan.h).
+ * Every other pointer is borrowed and stays owned by the object it came
+ * from.  Reports own all their nodes and strings (see report.h); nothing
+ * else frees them.
  *
  * Diagnostics follow one shape, on stderr:
  *     npuscope: FILE:LINE: message        (a problem tied to an input line)
  *     npuscope: message                   (anything else)
  * Warnings never stop the run; errors set the exit code.  The first
  * diagnostics are printed and the rest only counted, so that a 1 GB log of
- * garbage cannot flood the terminal.
+ * garbage cannot flood the terminal.  Only the commands print them: the
+ * layers that read input (parse/, npu/) hand what they have to say to a
+ * sink, and a reader that gives up says why in a failure reason (both
+ * below); the caller decides what becomes of either.
  */
 #ifndef NPUSCOPE_COMMON_H
 #define NPUSCOPE_COMMON_H
@@ -70,5 +80,58 @@ long ns_warning_count(void);
 void ns_diag_summary(void);
 /* Silence warnings (or not); returns the previous setting. */
 int ns_diag_quiet(int quiet);
+
+/* ====== Diagnostics sinks ======
+ * What a reader has to say about its input -- a warning about a line, an
+ * input it cannot read -- goes, with its file and line, to the sink its
+ * caller hands it.  The commands install ns_diag_stderr (ns_diag_print:
+ * the shapes above, counted, -q, the first 50 shown), so a message reads
+ * the same wherever it comes from; the fuzz targets install a counter; a
+ * sink whose fn is NULL drops everything. */
+typedef enum {
+    NS_DIAG_WARNING, /* the input is read on (counted; -q silences it) */
+    NS_DIAG_ERROR,   /* something could not be read, and why */
+} ns_diag_kind;
+
+typedef void (*ns_diag_fn)(void *ctx, ns_diag_kind kind, const char *file, long line,
+                           const char *msg);
+typedef struct {
+    ns_diag_fn fn; /* receives each message; NULL: messages are dropped */
+    void *ctx;     /* its state */
+} ns_diag;
+
+/* Format a message and hand it to d (nothing when d or d->fn is NULL).
+ * file may be NULL and line 0, as for ns_warn_at. */
+void ns_diag_say(const ns_diag *d, ns_diag_kind kind, const char *file, long line,
+                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The commands' sink: a warning as ns_warn_at prints it, an error as
+ * ns_error_at does (ctx unused). */
+void ns_diag_print(void *ctx, ns_diag_kind kind, const char *file, long line, const char *msg);
+extern const ns_diag ns_diag_stderr; /* {ns_diag_print, NULL} */
+/* A sink that only counts: ctx is a long[2], indexed by ns_diag_kind (the
+ * fuzz targets' sink; tests use it to see that something was said). */
+void ns_diag_count(void *ctx, ns_diag_kind kind, const char *file, long line, const char *msg);
+
+/* ====== Failure reasons ======
+ * A reader that makes one thing or nothing (a trace's report, one
+ * run.json, a file the compiler left) says why it made nothing in an
+ * ns_why its caller hands it -- stb's stbi_failure_reason, kept by the
+ * caller instead of in a global -- and returns NULL or -1.  The caller
+ * decides what the reason is: an error, a warning that skips one input,
+ * or nothing.  (A reason that is a fixed sentence is a `const char **why`
+ * instead: ns_report_from_json_new, ns_field_parse.) */
+#define NS_WHY_MAX 1024 /* a longer reason is cut, ending in "..." */
+typedef struct {
+    char text[NS_WHY_MAX]; /* the reason, "" while there is none */
+    long line;             /* the input line it concerns; 0: the whole input */
+} ns_why;
+
+/* Record a reason (why may be NULL: nobody asked) and return -1, so that a
+ * reader ends with `return ns_fail(why, line, "...", ...)`. */
+int ns_fail(ns_why *why, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Hand a reason on to a sink as a message of that kind about `file`, with
+ * `suffix` appended ("; run skipped", or ""). */
+void ns_diag_why(const ns_diag *d, ns_diag_kind kind, const char *file, const ns_why *why,
+                 const char *suffix);
 
 #endif

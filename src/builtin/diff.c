@@ -159,7 +159,8 @@ static void ns__render_text(ns_buf *b, const ns__side *sa, const ns__side *sb, c
 /* ====== CSV and JSON ====== */
 
 static const char *ns__kind_name(ns_diff_kind k) {
-    return k == NS_DIFF_TOTAL ? "total" : k == NS_DIFF_PASS ? "pass" : "metric";
+    return k == NS_DIFF_TOTAL ? "total" : k == NS_DIFF_PASS ? "pass"
+                                : k == NS_DIFF_STAGE ? "stage" : "metric";
 }
 
 static void ns__render_csv(ns_buf *b, const ns_diff *d) {
@@ -273,6 +274,8 @@ int ns_cmd_diff(int argc, char **argv) {
     ns_args_init(&a, argc, argv);
     int fmt = NS__DIFF_TEXT;
     ns_diff_opts o = {0.05, 2.0, 0};
+    ns_stage_sel stages = {0};
+    const char *stage_spec = NULL; /* --stages: stage rows under this map */
     ns__side sa = {0}, sb = {0};
     ns_runset set_a = {0}, set_b = {0};
     ns_diff d = {0};
@@ -318,6 +321,9 @@ int ns_cmd_diff(int argc, char **argv) {
         } else if ((m = ns_args_value(&a, "--mode", &v))) {
             if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
             mode = v;
+        } else if ((m = ns_args_value(&a, "--stages", &v))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+            stage_spec = v;
         } else if (ns_args_flag(&a, "--all")) {
             o.all = 1;
         } else if ((m = ns_args_format(&a, ns__diff_formats, &fmt))) {
@@ -338,6 +344,10 @@ int ns_cmd_diff(int argc, char **argv) {
     if (ninputs == 1 && (!sa.sel.n || !sb.sel.n)) {
         rc = ns_args_usage(&a, "one folder needs both --a and --b selections (or give two "
                                "folders, A and B)");
+        goto out;
+    }
+    if (stage_spec && ns_stage_sel_init(&stages, stage_spec) < 0) {
+        rc = NS_EXIT_USAGE;
         goto out;
     }
     ns_diag_quiet(quiet);
@@ -365,6 +375,7 @@ int ns_cmd_diff(int argc, char **argv) {
                        na, na == 1 ? "" : "s", nb, min_p, NS__DIFF_ENOUGH);
     }
     ns_diff_runs(sa.runs.runs, sa.runs.n, sb.runs.runs, sb.runs.n, &o, &d);
+    if (stage_spec) ns_diff_stages(sa.runs.runs, sa.runs.n, sb.runs.runs, sb.runs.n, &o, &stages, &d);
     if (fmt == NS__DIFF_TEXT) ns__render_text(&b, &sa, &sb, &d, &o);
     else if (fmt == NS__DIFF_CSV) ns__render_csv(&b, &d);
     else ns__render_json(&b, &sa, &sb, &d, &o, min_p);
@@ -391,6 +402,7 @@ out:
     ns_buf_free(&sb.spec_buf);
     ns_runset_free(&set_a);
     ns_runset_free(&set_b);
+    ns_stage_sel_free(&stages);
     ns_buf_free(&b);
     free(inputs);
     return rc;

@@ -526,7 +526,8 @@ int ns_cmd_fit(int argc, char **argv) {
     ns_kvlist where = {0};
     ns_csv *tables = NULL;
     int ntables = 0;
-    const char *mode = NULL;
+    const char *mode = NULL, *stage_spec = NULL; /* --mode, --stages */
+    ns_stage_sel stages = {0};
     char **inputs = ns_xcalloc((size_t)argc, sizeof *inputs);
     int ninputs = 0, rc = NS_EXIT_OK, quiet = 0, ndirs = 0;
     const char *v;
@@ -555,6 +556,9 @@ int ns_cmd_fit(int argc, char **argv) {
         } else if ((m = ns_args_value(&a, "--mode", &v))) {
             if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
             mode = v;
+        } else if ((m = ns_args_value(&a, "--stages", &v))) {
+            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
+            stage_spec = v;
         } else if ((m = ns_args_format(&a, ns__fit_formats, &fmt))) {
             if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
         } else if ((m = ns_args_rest(&a, &quiet, inputs, &ninputs)) != NS_ARGS_TAKEN) {
@@ -592,6 +596,11 @@ int ns_cmd_fit(int argc, char **argv) {
                                where.n ? "--where" : "--mode");
             goto out;
         }
+        if (stage_spec) {
+            rc = ns_args_usage(&a, "--stages reads the runs' reports: it needs run folders, "
+                                   "not CSV files");
+            goto out;
+        }
         tables = ns_xcalloc((size_t)ninputs, sizeof *tables);
         for (; ntables < ninputs; ntables++)
             if (ns_csv_read(inputs[ntables], &tables[ntables]) < 0) {
@@ -614,6 +623,11 @@ int ns_cmd_fit(int argc, char **argv) {
             rc = ns_args_usage(&a, "--y '%s': %s", s.yname, why);
             goto out;
         }
+        if (ns_stage_sel_init(&stages, stage_spec) < 0) {
+            rc = NS_EXIT_USAGE;
+            goto out;
+        }
+        fy.stages = &stages;
         s.y_time = ns_field_is_time(&fy);
         for (int i = 0; i < ninputs; i++)
             if (ns_runset_read(&set, inputs[i]) < 0) rc = NS_EXIT_USAGE;
@@ -665,6 +679,7 @@ out:
     for (int i = 0; i < ntables; i++) ns_csv_free(&tables[i]);
     free(tables);
     ns_runset_free(&set);
+    ns_stage_sel_free(&stages);
     ns_kv_free(&where);
     free(inputs);
     ns_buf_free(&b);

@@ -10,7 +10,8 @@
 #include "builtin/builtin.h"
 #include "cli/cli.h"
 #include "analyse/merge.h"
-#include "render/render.h"
+#include "render/export.h"
+#include "render/merged.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -69,8 +70,9 @@ static int ns__tree_merge(char **inputs, int ninputs, const ns_export_opts *eo, 
         ns_warn_at(NULL, 0, "tree --merge: %d of %d run%s not counted (failed, warmups or "
                             "cache primers)", skipped, set.nruns, set.nruns == 1 ? "" : "s");
     ns_exporter *ex = NULL;
+    ns_text_opts text = {eo->view, eo->color};
     ns_buf b = {0};
-    if (eo->format == NS_FMT_JSON) ns_merge_json_begin(&b);
+    if (eo->format == NS_FMT_JSON) ns_merged_json_begin(&b);
     else if (eo->format != NS_FMT_TEXT) ex = ns_exporter_new(eo, stdout);
     long made = 0, shown = 0;
     int werr = 0;
@@ -81,8 +83,8 @@ static int ns__tree_merge(char **inputs, int ninputs, const ns_export_opts *eo, 
             made++;
             if (!werr && (!want || made == want)) {
                 ms[k]->report->index = (int)(made - 1);
-                if (eo->format == NS_FMT_JSON) ns_merge_json(&b, ms[k], &eo->view, shown == 0);
-                else if (eo->format == NS_FMT_TEXT) ns_merge_text(&b, ms[k], eo);
+                if (eo->format == NS_FMT_JSON) ns_merged_json(&b, ms[k], &eo->view, shown == 0);
+                else if (eo->format == NS_FMT_TEXT) ns_merged_text(&b, ms[k], &text);
                 else if (ns_exporter_add(ex, ms[k]->report) != 0) werr = 1;
                 shown++;
                 if (ns_buf_flush(&b, stdout)) werr = 1;
@@ -91,7 +93,7 @@ static int ns__tree_merge(char **inputs, int ninputs, const ns_export_opts *eo, 
         }
         free(ms);
     }
-    if (eo->format == NS_FMT_JSON) ns_merge_json_end(&b);
+    if (eo->format == NS_FMT_JSON) ns_merged_json_end(&b);
     if (ns_buf_flush(&b, stdout) || fflush(stdout)) werr = 1;
     if (ex && ns_exporter_end(ex) != 0) werr = 1;
     ns_buf_free(&b);
@@ -119,6 +121,7 @@ int ns_cmd_tree(int argc, char **argv) {
     memset(&eo, 0, sizeof eo);
     eo.format = NS_FMT_TEXT;
     ns_view_init(&eo.view);
+    eo.diag = ns_diag_stderr;
     ns_read_opts ro = {0};
     long want = 0, depth = -1;
     double min_ms = 0;

@@ -25,6 +25,7 @@
 #include "capture/capture.h"
 
 #include "capture/watchdog.h"
+#include "base/path.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -108,9 +109,7 @@ static int ns__write_all(int fd, const char *buf, size_t n) {
 }
 
 static int ns__open_log(const char *dir, const char *name) {
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *path = ns_xmalloc(n);
-    snprintf(path, n, "%s/%s", dir, name);
+    char *path = ns_path_join_new(dir, name);
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0644);
     if (fd < 0) ns_error("%s: %s", path, strerror(errno));
     else ns__cloexec(fd);

@@ -12,19 +12,6 @@
 
 #define NS__METRIC_LINE_MAX (64u << 10)
 
-/* ====== Direction ====== */
-
-int ns_metric_higher_is_better(const char *name) {
-    static const char *const rate_ends[] = {"_per_s", "_per_sec", "_per_second",
-                                            "_fps",   "_tps",     "_qps"};
-    size_t n = strlen(name);
-    for (size_t i = 0; i < sizeof rate_ends / sizeof *rate_ends; i++) {
-        size_t k = strlen(rate_ends[i]);
-        if (n >= k && strcmp(name + n - k, rate_ends[i]) == 0) return 1;
-    }
-    return strstr(name, "throughput") != NULL;
-}
-
 /* ====== Built-in rules ====== */
 
 static const struct {

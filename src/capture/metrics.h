@@ -86,11 +86,4 @@ void ns_metrics_scan_file(ns_metric_set *m, const char *path);
 void ns_metrics_to_run(const ns_metric_set *m, ns_run *r);
 void ns_metrics_free(ns_metric_set *m);
 
-/* Which way a metric improves, read off its name (rules carry no unit):
- * 1 when a higher value is better -- a rate, whose name ends in _per_s,
- * _per_sec, _per_second, _fps, _tps or _qps, or contains "throughput";
- * 0 when a lower one is -- times, memory, sizes, counts: every other
- * name.  Name a --metric accordingly. */
-int ns_metric_higher_is_better(const char *name);
-
 #endif

@@ -3,7 +3,8 @@
 #include "capture/rundir.h"
 
 #include "base/jsonw.h"
-#include "render/render.h"
+#include "base/path.h"
+#include "render/tree_json.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,13 +17,6 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-
-char *ns_path_join_new(const char *a, const char *b) {
-    size_t n = strlen(a) + strlen(b) + 2;
-    char *p = ns_xmalloc(n);
-    snprintf(p, n, "%s/%s", a, b);
-    return p;
-}
 
 /* ====== Folders ====== */
 

@@ -29,7 +29,5 @@ int ns_rmtree(const char *path);
  * or an errno value (nothing is published then). */
 int ns_run_write_json(const char *dir, const ns_run *r, ns_report *const *reports,
                       int nreports);
-/* "path/name" as a new string. */
-char *ns_path_join_new(const char *a, const char *b);
 
 #endif

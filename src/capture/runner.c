@@ -14,10 +14,12 @@
 #define _XOPEN_SOURCE 700 /* realpath() is XSI */
 #include "capture/runner.h"
 
+#include "base/path.h"
 #include "capture/collect.h"
 #include "capture/live.h"
 
 #include "capture/capture.h"
+#include "npu/hook.h"
 #include "npu/npu.h"
 #include "npu/files.h"
 #include "capture/rundir.h"
@@ -235,20 +237,27 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     /* what the output says */
     ns_metrics_to_run(&rn->metrics, r);
     ns__collect_files(rn, tmp, started);
-    ns_npu_collected_metrics(tmp, r);
+    ns_npu_collected_metrics(tmp, r, &ns_diag_stderr);
     ns_scanner sc;
     ns_scanner_init(&sc);
-    sc.npu = rn->preset && !strcmp(rn->preset, "npu"); /* facts per compile */
+    sc.diag = ns_diag_stderr; /* printed as ever, -q (below) aside */
+    int facts = rn->preset && !strcmp(rn->preset, "npu"); /* facts per compile */
     /* an NPUW LLM compile: --npuw, or a tag NPUW_LLM=YES says so */
-    sc.npuw = rn->npuw;
+    const char *npuw = rn->npuw;
     const char *llm = s->tags ? ns_kv_get(s->tags, "NPUW_LLM") : NULL;
-    if (!sc.npuw && llm && (!strcmp(llm, "YES") || !strcmp(llm, "yes") || !strcmp(llm, "true") ||
-                            !strcmp(llm, "1")))
-        sc.npuw = NS_NPUW_DEFAULT_LAYOUT;
+    if (!npuw && llm && (!strcmp(llm, "YES") || !strcmp(llm, "yes") || !strcmp(llm, "true") ||
+                         !strcmp(llm, "1")))
+        npuw = NS_NPUW_DEFAULT_LAYOUT;
+    ns_npu_hook npu;
+    if (facts || npuw) {
+        ns_npu_hook_init(&npu, npuw, &sc.diag);
+        sc.hook = &npu.ops;
+    }
     int was_quiet = ns_diag_quiet(1); /* incomplete reports are marked in run.json */
     ns__scan_log(&sc, tmp, "stdout.log", &found);
     ns__scan_log(&sc, tmp, "stderr.log", &found);
     ns_diag_quiet(was_quiet);
+    if (sc.hook) ns_npu_hook_free(&npu);
     ns_scanner_free(&sc);
 
     if (cache && strcmp(s->mode, "cold") == 0) ns_rmtree(cache);

@@ -187,7 +187,7 @@ static int ns__parse_number(const char *s, size_t n, double *out) {
 /* Print v as an integer when integral, else with the fewest decimals that
  * give back the %.15g-rounded value; %.15g when fixed notation would be
  * long or show more than 15 digits (1e+20, 1e-30). */
-static char *ns__format_value(double v) {
+static char *ns__format_value_new(double v) {
     char g[64], f[64];
     if (v == 0) return ns_strdup("0");
     snprintf(g, sizeof g, "%.15g", v);
@@ -261,7 +261,7 @@ int ns_axes_add_range(ns_axes *a, const char *spec) {
             cap *= 2;
             values = ns_xrealloc(values, sizeof *values * (size_t)cap);
         }
-        values[nv++] = ns__format_value(v == 0 ? 0.0 : v);
+        values[nv++] = ns__format_value_new(v == 0 ? 0.0 : v);
         if (v == hi) break;
     }
     /* nv >= 1: LO <= HI, so i = 0 always fits */

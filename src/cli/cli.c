@@ -1,7 +1,17 @@
-/* cli.c -- argument matching and input reading shared by the subcommands. */
+/* cli.c -- argument matching and input reading shared by the subcommands.
+ *
+ * The commands' one way to read logs: ns_cli_scan builds the scanner from
+ * ns_read_opts -- the printing diagnostics sink (ns_diag_stderr), the
+ * --label-regex, and for --npu / --npuw the NPU layer's scanner hook --
+ * and reads run folders through their reports.  The layers below only
+ * offer the pieces (a scanner that knows no NPU compiler, a hook that
+ * knows no options); this file is where they are put together for the
+ * commands, and so decides, for them, that a reader's messages are printed.
+ */
 #include "cli/cli.h"
 
 #include "analyse/dataset.h"
+#include "npu/hook.h"
 #include "npu/npu.h"
 #include "cli/options.h"
 #include "parse/run_read.h"
@@ -210,13 +220,19 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
                  void *ctx) {
     ns_scanner sc;
     ns_scanner_init(&sc);
+    sc.diag = ns_diag_stderr; /* what the scanner says, printed */
     ns_diag_quiet(o->quiet);
     if (o->label_regex && ns_scanner_set_label_regex(&sc, o->label_regex) != 0) {
         ns_scanner_free(&sc);
         return -1;
     }
-    sc.npu = o->npu;
-    sc.npuw = o->npuw;
+    /* --npu and --npuw: the NPU layer's hook feeds on the lines between
+     * reports (--npuw implies --npu) */
+    ns_npu_hook npu;
+    if (o->npu || o->npuw) {
+        ns_npu_hook_init(&npu, o->npuw, &sc.diag);
+        sc.hook = &npu.ops;
+    }
     static char *dash[] = {"-"};
     if (ninputs == 0) {
         inputs = dash;
@@ -232,6 +248,7 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
         }
     }
     long found = sc.next_index;
+    if (sc.hook) ns_npu_hook_free(&npu);
     ns_scanner_free(&sc);
     ns_diag_summary();
     return failed ? -1 : found;

@@ -192,6 +192,15 @@ const char *ns_col_name(ns_col c) {
     return names[c];
 }
 
+const char *ns_col_json_key(ns_col c) {
+    static const char *const keys[NS_COL_COUNT] = {"wall_s",     "user_s",    "sys_s",
+                                                   "user_sys_s", "mem_bytes", "instructions"};
+    return keys[c];
+}
+
+const ns_col ns_col_print_order[NS_COL_COUNT] = {NS_COL_USER,    NS_COL_SYS, NS_COL_USERSYS,
+                                                 NS_COL_WALL,    NS_COL_MEM, NS_COL_INSTR};
+
 /* ====== Walking ====== */
 
 ns_node *ns_node_skip(ns_node *n, const ns_node *root) {

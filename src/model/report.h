@@ -131,6 +131,14 @@ ns_kind ns_kind_of_name(const char *name, int depth);
 const char *ns_kind_name(ns_kind k);
 const char *ns_producer_name(const ns_report *r); /* "mlir-text-tree", ... */
 const char *ns_col_name(ns_col c);                  /* "wall", "user", ... */
+/* A row's key for column c in the tree JSON (docs/formats.md): "wall_s",
+ * "user_s", "sys_s", "user_sys_s", "mem_bytes", "instructions" -- one
+ * table for its writer (render/tree_json.c) and its reader
+ * (parse/tree_read.c). */
+const char *ns_col_json_key(ns_col c);
+/* The columns in the order the producers print them (user, sys,
+ * user+sys, wall, mem, instr): re-printing and the JSON "columns" list. */
+extern const ns_col ns_col_print_order[NS_COL_COUNT];
 
 /* ====== Walking ======
  * Pre-order traversal without recursion (trees may be 10,000 deep):

@@ -70,3 +70,30 @@ void ns_run_free(ns_run *r) {
     free(r->reports);
     memset(r, 0, sizeof *r);
 }
+
+/* ====== Metrics of a run ====== */
+
+void ns_run_set_metric(ns_run *r, const char *name, double value) {
+    for (int i = 0; i < r->nmetrics; i++)
+        if (!strcmp(r->metrics[i].name, name)) {
+            r->metrics[i].value = value;
+            r->metrics[i].count = 1;
+            return;
+        }
+    r->metrics = ns_xrealloc(r->metrics, sizeof *r->metrics * (size_t)(r->nmetrics + 1));
+    r->metrics[r->nmetrics].name = ns_strdup(name);
+    r->metrics[r->nmetrics].value = value;
+    r->metrics[r->nmetrics].count = 1;
+    r->nmetrics++;
+}
+
+int ns_metric_higher_is_better(const char *name) {
+    static const char *const rate_ends[] = {"_per_s", "_per_sec", "_per_second",
+                                            "_fps",   "_tps",     "_qps"};
+    size_t n = strlen(name);
+    for (size_t i = 0; i < sizeof rate_ends / sizeof *rate_ends; i++) {
+        size_t k = strlen(rate_ends[i]);
+        if (n >= k && strcmp(name + n - k, rate_ends[i]) == 0) return 1;
+    }
+    return strstr(name, "throughput") != NULL;
+}

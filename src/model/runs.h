@@ -85,4 +85,16 @@ typedef struct {
 int ns_run_ok(const ns_run *r);
 void ns_run_free(ns_run *r);
 
+/* ====== Metrics of a run ====== */
+/* Set metric `name` of r to value (adding it; count 1). */
+void ns_run_set_metric(ns_run *r, const char *name, double value);
+/* Which way a metric improves, read off its name (rules carry no unit):
+ * 1 when a higher value is better -- a rate, whose name ends in _per_s,
+ * _per_sec, _per_second, _fps, _tps or _qps, or contains "throughput";
+ * 0 when a lower one is -- times, memory, sizes, counts: every other
+ * name.  Name a --metric accordingly.  A property of the name alone, so it
+ * lives with the run model: capture records metrics, analyse compares
+ * them, and both ask the same question here. */
+int ns_metric_higher_is_better(const char *name);
+
 #endif

@@ -1,7 +1,14 @@
-/* npu_files.c -- schedule trace and strategy JSON readers (see npu_files.h). */
+/* files.c -- schedule trace and strategy JSON readers (see files.h).
+ *
+ * jansson reads each file whole (they are a few megabytes at most); the
+ * counting is a walk over its values.  A file that is not what it should
+ * be gives no metrics and a failure reason, which the caller turns into a
+ * warning or not: nothing here prints.  The file names the compiler uses
+ * are the one thing this file knows of the run folder.
+ */
 #include "npu/files.h"
 
-#include "capture/rundir.h"
+#include "base/path.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -9,37 +16,24 @@
 #include <string.h>
 #include <unistd.h>
 
-void ns_run_set_metric(ns_run *r, const char *name, double value) {
-    for (int i = 0; i < r->nmetrics; i++)
-        if (!strcmp(r->metrics[i].name, name)) {
-            r->metrics[i].value = value;
-            r->metrics[i].count = 1;
-            return;
-        }
-    r->metrics = ns_xrealloc(r->metrics, sizeof *r->metrics * (size_t)(r->nmetrics + 1));
-    r->metrics[r->nmetrics].name = ns_strdup(name);
-    r->metrics[r->nmetrics].value = value;
-    r->metrics[r->nmetrics].count = 1;
-    r->nmetrics++;
-}
-
-static json_t *ns__load(const char *path) {
+/* The JSON document at path (a new reference: json_decref it), or NULL
+ * with the reason in *why. */
+static json_t *ns__json_load_new(const char *path, ns_why *why) {
     json_error_t e;
     json_t *j = json_load_file(path, 0, &e);
-    if (!j) ns_warn_at(path, e.line, "not valid JSON: %s", e.text);
+    if (!j) ns_fail(why, e.line, "not valid JSON: %s", e.text);
     return j;
 }
 
 /* ====== Schedule trace ====== */
 
-int ns_npu_schedule_metrics(const char *path, ns_run *r) {
-    json_t *j = ns__load(path);
+int ns_npu_schedule_metrics(const char *path, ns_run *r, ns_why *why) {
+    json_t *j = ns__json_load_new(path, why);
     if (!j) return -1;
     const json_t *ev = json_is_object(j) ? json_object_get(j, "traceEvents") : j;
     if (!json_is_array(ev)) {
-        ns_warn_at(path, 0, "no \"traceEvents\" array: not a schedule trace");
         json_decref(j);
-        return -1;
+        return ns_fail(why, 0, "no \"traceEvents\" array: not a schedule trace");
     }
     static const char *const cats[4] = {"DMA", "DPU", "SW", "M2I"};
     static const char *const count_name[4] = {"tasks_dma", "tasks_dpu", "tasks_sw", "tasks_m2i"};
@@ -73,7 +67,7 @@ int ns_npu_schedule_metrics(const char *path, ns_run *r) {
 
 /* ====== Strategy ====== */
 
-/* Tiles of a strategy document (see npu_files.h); -1 when it is not one. */
+/* Tiles of a strategy document (see files.h); -1 when it is not one. */
 static int ns__strategy_counts(const json_t *j, double *tiles_out, double *tiled_out) {
     if (!json_is_object(j)) return -1;
     double tiles = 0, tiled = 0;
@@ -112,14 +106,13 @@ int ns_npu_strategy_text(const char *text, size_t len, double *tiles, double *ti
     return rc;
 }
 
-int ns_npu_strategy_metrics(const char *path, ns_run *r) {
-    json_t *j = ns__load(path);
+int ns_npu_strategy_metrics(const char *path, ns_run *r, ns_why *why) {
+    json_t *j = ns__json_load_new(path, why);
     if (!j) return -1;
     double tiles, tiled;
     if (ns__strategy_counts(j, &tiles, &tiled) != 0) {
-        ns_warn_at(path, 0, "not an object of layers: not a strategy file");
         json_decref(j);
-        return -1;
+        return ns_fail(why, 0, "not an object of layers: not a strategy file");
     }
     ns_run_set_metric(r, "tiles", tiles);
     ns_run_set_metric(r, "tiled_ops", tiled);
@@ -127,17 +120,17 @@ int ns_npu_strategy_metrics(const char *path, ns_run *r) {
     return 2;
 }
 
-void ns_npu_collected_metrics(const char *run_dir, ns_run *r) {
-    static const char *const traces[] = {"compileTimeScheduleTrace.json", NULL};
-    static const char *const strategies[] = {"strategy_out.json", NULL};
-    for (int i = 0; traces[i]; i++) {
-        char *p = ns_path_join_new(run_dir, traces[i]);
-        if (access(p, R_OK) == 0) ns_npu_schedule_metrics(p, r);
-        free(p);
-    }
-    for (int i = 0; strategies[i]; i++) {
-        char *p = ns_path_join_new(run_dir, strategies[i]);
-        if (access(p, R_OK) == 0) ns_npu_strategy_metrics(p, r);
+void ns_npu_collected_metrics(const char *run_dir, ns_run *r, const ns_diag *d) {
+    static const struct {
+        const char *name;                                  /* as the compiler writes it */
+        int (*read)(const char *path, ns_run *r, ns_why *why); /* its reader */
+    } files[] = {{"compileTimeScheduleTrace.json", ns_npu_schedule_metrics},
+                 {"strategy_out.json", ns_npu_strategy_metrics}};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char *p = ns_path_join_new(run_dir, files[i].name);
+        ns_why why = {"", 0};
+        if (access(p, R_OK) == 0 && files[i].read(p, r, &why) < 0)
+            ns_diag_why(d, NS_DIAG_WARNING, p, &why, "");
         free(p);
     }
 }

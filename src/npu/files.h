@@ -1,4 +1,4 @@
-/* npu_files.h -- why a compile is costly: the files the NPU compiler leaves.
+/* files.h -- why a compile is costly: the files the NPU compiler leaves.
  *
  * With NPU_COMPILATION_MODE_PARAMS="enable-schedule-trace=true
  * write-strategy-to-json=true" the compiler writes, into its working folder
@@ -25,17 +25,15 @@
 #include "model/runs.h"
 
 /* Add the metrics of the schedule trace / strategy file at path to run r;
- * returns the number of metrics added, or -1 (warning printed) when the file
- * is not what it should be. */
-int ns_npu_schedule_metrics(const char *path, ns_run *r);
-int ns_npu_strategy_metrics(const char *path, ns_run *r);
+ * returns the number of metrics added, or -1 with the reason in *why when
+ * the file is not what it should be. */
+int ns_npu_schedule_metrics(const char *path, ns_run *r, ns_why *why);
+int ns_npu_strategy_metrics(const char *path, ns_run *r, ns_why *why);
 /* The same count from a strategy document held in memory (the compiler's
  * dump-strategy-to-log form); 0, or -1 when it is not one. */
 int ns_npu_strategy_text(const char *text, size_t len, double *tiles, double *tiled);
 /* Look in run_dir for collected files by their usual names and add what
- * they say to r. */
-void ns_npu_collected_metrics(const char *run_dir, ns_run *r);
-/* Set metric name of r to value (adding it). */
-void ns_run_set_metric(ns_run *r, const char *name, double value);
+ * they say to r; a file that is not what it should be is a warning to d. */
+void ns_npu_collected_metrics(const char *run_dir, ns_run *r, const ns_diag *d);
 
 #endif

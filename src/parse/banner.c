@@ -1,4 +1,4 @@
-/* parse_banner.c -- the banner block that opens MLIR and LLVM text reports.
+/* banner.c -- the banner block that opens MLIR and LLVM text reports.
  *
  * MLIR's text output strategy descends from llvm::TimerGroup, so both start
  * with the same "===---===" banner, a title and a "Total Execution Time"
@@ -185,17 +185,17 @@ int ns_parse_timepct(const char **pp, const char *end, ns_num *val,
     return 0;
 }
 
-void ns_parse_warn_inexact(const ns_report *r, long line, const ns_num *val, const ns_num *pct,
+void ns_parse_warn_inexact(const ns_pstate *st, long line, const ns_num *val, const ns_num *pct,
                            int n) {
     for (int i = 0; i < n; i++) {
         const ns_num *x = val[i].inexact ? &val[i] : pct[i].inexact ? &pct[i] : NULL;
         if (!x) continue;
         ns_buf b = {0};
         ns_num_put(&b, *x, 0);
-        ns_warn_at(r->file, line,
-                   "a number with more digits than a double holds (or out of its range) "
-                   "is read as %s",
-                   b.data);
+        ns_diag_say(st->diag, NS_DIAG_WARNING, st->r->file, line,
+                    "a number with more digits than a double holds (or out of its range) "
+                    "is read as %s",
+                    b.data);
         ns_buf_free(&b);
         return; /* one message per row */
     }

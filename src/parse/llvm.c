@@ -1,4 +1,4 @@
-/* parse_llvm.c -- rows of an llvm::TimerGroup table (llvm/lib/Support/Timer.cpp).
+/* llvm.c -- rows of an llvm::TimerGroup table (llvm/lib/Support/Timer.cpp).
  *
  * opt/llc -time-passes and clang/flang -ftime-report print one table per
  * timer group, back to back.  A row is, for each time column the header
@@ -44,7 +44,7 @@ ns_feed ns_llvm_feed(ns_pstate *st, const char *s, size_t n, long line) {
     if (p >= end) return NS_FEED_FOREIGN;
 
     ns_report *r = st->r;
-    ns_parse_warn_inexact(r, line, val, pct, h->ncols);
+    ns_parse_warn_inexact(st, line, val, pct, h->ncols);
     ns_node *node;
     int total = end - p == 5 && memcmp(p, "Total", 5) == 0;
     if (total) {

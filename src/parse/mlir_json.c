@@ -1,4 +1,4 @@
-/* parse_mlir_json.c -- MLIR's JSON timing output (--mlir-output-format=json,
+/* mlir_json.c -- MLIR's JSON timing output (--mlir-output-format=json,
  * MLIR 19 and later), read line by line and leniently.
  *
  * The output looks like JSON but is not: names are written without escaping

@@ -1,4 +1,4 @@
-/* parse_mlir.c -- rows of MLIR's text timing report (mlir/lib/Support/Timing.cpp).
+/* mlir_text.c -- rows of MLIR's text timing report (mlir/lib/Support/Timing.cpp).
  *
  * A row is one "  %8.4f (%5.1f%%)" group per column named in the header,
  * then two spaces, then 2*depth spaces of indentation, then the name:
@@ -51,7 +51,7 @@ ns_feed ns_mlir_text_feed(ns_pstate *st, const char *s, size_t n, long line) {
     }
 
     ns_report *r = st->r;
-    ns_parse_warn_inexact(r, line, val, pct, h->ncols);
+    ns_parse_warn_inexact(st, line, val, pct, h->ncols);
     if (indent == 0 && end - name == 5 && memcmp(name, "Total", 5) == 0) {
         for (int i = 0; i < h->ncols; i++) {
             r->root->val[h->cols[i]] = val[i];
@@ -61,10 +61,10 @@ ns_feed ns_mlir_text_feed(ns_pstate *st, const char *s, size_t n, long line) {
         r->complete = 1;
         if (ns_num_present(r->header_total) &&
             !ns__same_printed(r->header_total, r->root->val[NS_COL_WALL]))
-            ns_warn_at(r->file, line,
-                       "Total row differs from 'Total Execution Time' of the "
-                       "header at line %ld",
-                       r->line);
+            ns_diag_say(st->diag, NS_DIAG_WARNING, r->file, line,
+                        "Total row differs from 'Total Execution Time' of the "
+                        "header at line %ld",
+                        r->line);
         return NS_FEED_DONE;
     }
 
@@ -79,15 +79,15 @@ ns_feed ns_mlir_text_feed(ns_pstate *st, const char *s, size_t n, long line) {
         node->pct[h->cols[i]] = pct[i];
     }
     if (indent % 2)
-        ns_warn_at(r->file, line, "odd indentation (%zu spaces); read as depth %zu",
-                   indent, indent / 2);
+        ns_diag_say(st->diag, NS_DIAG_WARNING, r->file, line,
+                    "odd indentation (%zu spaces); read as depth %zu", indent, indent / 2);
     int want = (int)(indent / 2);
     int got = ns_builder_add(&st->b, node, want);
     if (got != want)
-        ns_warn_at(r->file, line,
-                   "row indented %d levels below its predecessor; attached "
-                   "at depth %d",
-                   want - (got - 1), got);
+        ns_diag_say(st->diag, NS_DIAG_WARNING, r->file, line,
+                    "row indented %d levels below its predecessor; attached "
+                    "at depth %d",
+                    want - (got - 1), got);
     node->kind = ns_kind_of_name(node->name, got);
     st->rows++;
     return NS_FEED_ROW;

@@ -7,7 +7,7 @@
  * the middle of the report by another thread or process).  Parsers never read
  * input themselves, so every format is streamed the same way and tested the
  * same way.  The exception is the Chrome trace, which is one JSON document
- * and is handed to jansson whole (parse_trace.c).
+ * and is handed to jansson whole (trace.c).
  */
 #ifndef NPUSCOPE_PARSE_H
 #define NPUSCOPE_PARSE_H
@@ -72,32 +72,40 @@ typedef struct {
     long foreign;     /* foreign lines skipped inside the report */
     long foreign_run; /* consecutive foreign lines (a long run = truncated) */
     long foreign_first; /* line of the first foreign line */
+    const ns_diag *diag; /* where the parsers' warnings go (the scanner's sink) */
 } ns_pstate;
 
-/* parse_mlir.c: rows of the MLIR text report (tree or list display). */
+/* mlir_text.c: rows of the MLIR text report (tree or list display). */
 ns_feed ns_mlir_text_feed(ns_pstate *st, const char *s, size_t n, long line);
 
-/* parse_mlir_json.c: MLIR --mlir-output-format=json.  A report starts with a
+/* mlir_json.c: MLIR --mlir-output-format=json.  A report starts with a
  * line "[" followed by an entry line; ns_mlir_json_entry_line tells whether a
  * line is such an entry.  Parsing is by hand because the format is not strict
  * JSON: names are not escaped and every "passes" array ends in a {} entry. */
 int ns_mlir_json_entry_line(const char *s, size_t n);
 ns_feed ns_mlir_json_feed(ns_pstate *st, const char *s, size_t n, long line);
 
-/* parse_llvm.c: rows of an llvm::TimerGroup table. */
+/* llvm.c: rows of an llvm::TimerGroup table. */
 ns_feed ns_llvm_feed(ns_pstate *st, const char *s, size_t n, long line);
 
-/* parse_trace.c: a Chrome trace JSON document (clang -ftime-trace), already
- * read into memory.  Returns a report, or NULL after printing why. */
-ns_report *ns_trace_parse(const char *text, size_t len, const char *file);
+/* trace.c: a Chrome trace JSON document (clang -ftime-trace), already
+ * read into memory.  Returns a report (warnings about events it skipped go
+ * to d), or NULL with the reason in *why. */
+ns_report *ns_trace_report_new(const char *text, size_t len, const char *file,
+                               const ns_diag *d, ns_why *why);
+/* trace.c: does the start of an input (n bytes of it, a UTF-8 byte order
+ * mark allowed) look like a trace-event JSON document -- an object with
+ * "traceEvents", or an array whose first element has "ph" and is not an
+ * MLIR JSON entry?  The scanner asks before it reads the input as a log. */
+int ns_trace_sniff(const char *s, size_t n);
 
 /* Shared by the text parsers: parse "  %N.Mf (%5.1f%%)" at *p; returns 0 and
  * advances, or -1.  Accepts LLVM's "-----" placeholder as an absent value. */
 int ns_parse_timepct(const char **p, const char *end, ns_num *val, ns_num *pct);
-/* Warn at file:line when one of the n values or percentages of a row was
- * read inexactly (ns_num.inexact): re-printed and exported, it shows other
- * digits than the input. */
-void ns_parse_warn_inexact(const ns_report *r, long line, const ns_num *val, const ns_num *pct,
+/* Warn at file:line (to st->diag) when one of the n values or percentages
+ * of a row of st->r was read inexactly (ns_num.inexact): re-printed and
+ * exported, it shows other digits than the input. */
+void ns_parse_warn_inexact(const ns_pstate *st, long line, const ns_num *val, const ns_num *pct,
                            int n);
 
 #endif

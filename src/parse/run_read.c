@@ -1,5 +1,5 @@
-/* runs_read.c -- run.json files and run folders read into ns_run (see
- * runs_read.h for what is read and what is forgiven).
+/* run_read.c -- run.json files and run folders read into ns_run (see
+ * run_read.h for what is read and what is forgiven).
  *
  * jansson parses the file; a value of the wrong type is caught here, and to
  * say on which line it is (jansson keeps no positions for values) the raw
@@ -8,8 +8,11 @@
  * this file has of its own.
  *
  * Each field is read by a small getter that returns 0 when the member is
- * absent (the default stays), 1 when it was read, and -1 after printing the
- * one warning that skips the run; ns__load stops at the first -1.
+ * absent (the default stays), 1 when it was read, and -1 after recording
+ * the failure reason that skips the run (ns_why); ns__load stops at the
+ * first -1.  The folder reader hands that reason on as a warning ("...;
+ * run skipped"), and every other message to the caller's sink: nothing
+ * here prints.
  */
 #include "parse/run_read.h"
 
@@ -71,9 +74,11 @@ static long ns__key_line(const char *s, size_t n, const char *key, const char *s
 /* ====== Typed members ====== */
 
 typedef struct {
-    const char *path; /* run.json, for messages */
-    const char *text; /* its bytes */
-    size_t len;       /* their count */
+    const char *path;    /* run.json, for messages */
+    const char *text;    /* its bytes */
+    size_t len;          /* their count */
+    const ns_diag *diag; /* where a warning that keeps the run goes */
+    ns_why *why;         /* why the run is skipped, when it is */
 } ns__src;
 
 static const char *ns__type_name(const json_t *v) {
@@ -89,17 +94,14 @@ static const char *ns__type_name(const json_t *v) {
     }
 }
 
-/* Warn that member key (or key.sub) is not what it must be; returns -1. */
+/* Say that member key (or key.sub) is not what it must be; returns -1. */
 static int ns__bad(const ns__src *src, const char *key, const char *sub, const char *want,
                    const json_t *v) {
     long line = ns__key_line(src->text, src->len, key, sub);
     if (sub)
-        ns_warn_at(src->path, line, "\"%s\" member \"%s\" must be %s, not %s; run skipped",
-                   key, sub, want, ns__type_name(v));
-    else
-        ns_warn_at(src->path, line, "\"%s\" must be %s, not %s; run skipped", key, want,
-                   ns__type_name(v));
-    return -1;
+        return ns_fail(src->why, line, "\"%s\" member \"%s\" must be %s, not %s", key, sub,
+                       want, ns__type_name(v));
+    return ns_fail(src->why, line, "\"%s\" must be %s, not %s", key, want, ns__type_name(v));
 }
 
 /* A number; null gives NaN when null_ok. */
@@ -132,14 +134,12 @@ static int ns__get_int(const ns__src *src, const json_t *o, const char *key, lon
                  null_ok ? " or null" : "");
         long line = ns__key_line(src->text, src->len, key, NULL);
         if (json_is_integer(v))
-            ns_warn_at(src->path, line, "\"%s\" must be %s, not %lld; run skipped", key, want,
-                       (long long)json_integer_value(v));
-        else if (json_is_real(v))
-            ns_warn_at(src->path, line, "\"%s\" must be %s, not %g; run skipped", key, want,
-                       json_real_value(v));
-        else
-            return ns__bad(src, key, NULL, want, v);
-        return -1;
+            return ns_fail(src->why, line, "\"%s\" must be %s, not %lld", key, want,
+                           (long long)json_integer_value(v));
+        if (json_is_real(v))
+            return ns_fail(src->why, line, "\"%s\" must be %s, not %g", key, want,
+                           json_real_value(v));
+        return ns__bad(src, key, NULL, want, v);
     }
     *out = (long long)json_integer_value(v);
     return 1;
@@ -237,9 +237,8 @@ static int ns__load(const ns__src *src, const json_t *o, ns_run *r) {
     long long x;
     const json_t *fmt = json_object_get(o, "format");
     if (fmt && (!json_is_string(fmt) || strcmp(json_string_value(fmt), "npuscope-run") != 0)) {
-        ns_warn_at(src->path, ns__key_line(src->text, src->len, "format", NULL),
-                   "\"format\" is not \"npuscope-run\"; run skipped");
-        return -1;
+        return ns_fail(src->why, ns__key_line(src->text, src->len, "format", NULL),
+                       "\"format\" is not \"npuscope-run\"");
     }
     if (ns__get_int(src, o, "version", 1, 1000000, 0, 0, &x) < 0) return -1;
     /* id: the folder name is the id (record makes them equal); the member
@@ -254,10 +253,8 @@ static int ns__load(const ns__src *src, const json_t *o, ns_run *r) {
     if (ns__get_str(src, o, "mode", 0, &r->mode) < 0) return -1;
     if (strcmp(r->mode, "cold") != 0 && strcmp(r->mode, "warm") != 0 &&
         strcmp(r->mode, "none") != 0) {
-        ns_warn_at(src->path, ns__key_line(src->text, src->len, "mode", NULL),
-                   "\"mode\" must be \"cold\", \"warm\" or \"none\", not \"%s\"; run skipped",
-                   r->mode);
-        return -1;
+        return ns_fail(src->why, ns__key_line(src->text, src->len, "mode", NULL),
+                       "\"mode\" must be \"cold\", \"warm\" or \"none\", not \"%s\"", r->mode);
     }
     if ((rc = ns__get_int(src, o, "repeat", 0, 1000000000, 0, 0, &x)) < 0) return -1;
     if (rc) r->repeat = (int)x;
@@ -269,15 +266,13 @@ static int ns__load(const ns__src *src, const json_t *o, ns_run *r) {
     free(at);
     if (rc < 0) return -1;
     if ((rc = ns__get_double(src, o, "wall_s", 1, &r->wall_s)) <= 0) {
-        if (rc == 0) ns_warn_at(src->path, 0, "no \"wall_s\"; run skipped");
-        return -1;
+        return rc < 0 ? -1 : ns_fail(src->why, 0, "no \"wall_s\"");
     }
     if (ns__get_double(src, o, "user_s", 1, &r->user_s) < 0) return -1;
     if (ns__get_double(src, o, "sys_s", 1, &r->sys_s) < 0) return -1;
     if (ns__get_double(src, o, "peak_rss_mb", 1, &r->peak_rss_mb) < 0) return -1;
     if ((rc = ns__get_int(src, o, "exit_code", -1000000, 1000000, 1, -1, &x)) <= 0) {
-        if (rc == 0) ns_warn_at(src->path, 0, "no \"exit_code\"; run skipped");
-        return -1;
+        return rc < 0 ? -1 : ns_fail(src->why, 0, "no \"exit_code\"");
     }
     r->exit_code = (int)x;
     if ((rc = ns__get_int(src, o, "signal", 0, 1000, 1, 0, &x)) < 0) return -1;
@@ -297,10 +292,11 @@ static int ns__load(const ns__src *src, const json_t *o, ns_run *r) {
         json_t *rep;
         json_array_foreach(reps, i, rep) {
             const char *why;
-            ns_report *rp = ns_report_from_json(rep, src->path, &why);
+            ns_report *rp = ns_report_from_json_new(rep, src->path, &why);
             if (!rp) {
-                ns_warn_at(src->path, ns__key_line(src->text, src->len, "reports", NULL),
-                           "report %zu: %s; report skipped", i + 1, why);
+                ns_diag_say(src->diag, NS_DIAG_WARNING, src->path,
+                            ns__key_line(src->text, src->len, "reports", NULL),
+                            "report %zu: %s; report skipped", i + 1, why);
                 continue;
             }
             r->reports = ns_xrealloc(r->reports, sizeof *r->reports * (size_t)(r->nreports + 1));
@@ -309,22 +305,21 @@ static int ns__load(const ns__src *src, const json_t *o, ns_run *r) {
     }
     /* a run that succeeded without a time cannot be counted: say so */
     if (ns_run_ok(r) && !(r->wall_s >= 0)) {
-        ns_warn_at(src->path, ns__key_line(src->text, src->len, "wall_s", NULL),
-                   "\"wall_s\" is %s, but the run succeeded; run skipped",
-                   isnan(r->wall_s) ? "null" : "negative");
-        return -1;
+        return ns_fail(src->why, ns__key_line(src->text, src->len, "wall_s", NULL),
+                       "\"wall_s\" is %s, but the run succeeded",
+                       isnan(r->wall_s) ? "null" : "negative");
     }
     return 0;
 }
 
-int ns_run_load(const char *path, const char *id, ns_run *r) {
+int ns_run_load(const char *path, const char *id, ns_run *r, const ns_diag *d, ns_why *why) {
     memset(r, 0, sizeof *r);
     int rc = -1;
     ns_buf text = {0};
     json_t *root = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) {
-        ns_warn_at(path, 0, "%s; run skipped", strerror(errno));
+        ns_fail(why, 0, "%s", strerror(errno));
         goto out;
     }
     char chunk[8192];
@@ -333,7 +328,7 @@ int ns_run_load(const char *path, const char *id, ns_run *r) {
     int read_failed = ferror(f);
     fclose(f);
     if (read_failed) {
-        ns_warn_at(path, 0, "read error; run skipped");
+        ns_fail(why, 0, "read error");
         goto out;
     }
     json_error_t err;
@@ -342,13 +337,12 @@ int ns_run_load(const char *path, const char *id, ns_run *r) {
         /* jansson quotes the bytes it stopped at, which may be anything */
         for (char *p = err.text; *p; p++)
             if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) *p = '?';
-        ns_warn_at(path, err.line, "not valid JSON: %s; run skipped", err.text);
+        ns_fail(why, err.line, "not valid JSON: %s", err.text);
         goto out;
     }
-    ns__src src = {path, text.data ? text.data : "", text.len};
+    ns__src src = {path, text.data ? text.data : "", text.len, d, why};
     if (!json_is_object(root)) {
-        ns_warn_at(path, 1, "the document must be an object, not %s; run skipped",
-                   ns__type_name(root));
+        ns_fail(why, 1, "the document must be an object, not %s", ns__type_name(root));
         goto out;
     }
     r->id = ns_strdup(id);
@@ -380,11 +374,11 @@ static char *ns__join_new(const char *dir, const char *a, const char *b) {
 
 /* 1 if path is a regular file, 0 if it does not exist, -1 (warned) if it
  * cannot be looked at. */
-static int ns__is_file(const char *path) {
+static int ns__is_file(const char *path, const ns_diag *d) {
     struct stat st;
     if (stat(path, &st) == 0) return S_ISREG(st.st_mode);
     if (errno == ENOENT || errno == ENOTDIR) return 0;
-    ns_warn_at(path, 0, "%s; run skipped", strerror(errno));
+    ns_diag_say(d, NS_DIAG_WARNING, path, 0, "%s; run skipped", strerror(errno));
     return -1;
 }
 
@@ -392,16 +386,22 @@ static int ns__cmp_str(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Load path as run `id` and append it; 1 if it was read, 0 if skipped. */
-static int ns__append(const char *path, const char *id, ns_run **runs, int *nruns) {
+/* Load path as run `id` and append it; 1 if it was read, 0 if skipped
+ * (and a warning says why). */
+static int ns__append(const char *path, const char *id, ns_run **runs, int *nruns,
+                      const ns_diag *d) {
     ns_run r;
-    if (ns_run_load(path, id, &r) < 0) return 0;
+    ns_why why = {"", 0};
+    if (ns_run_load(path, id, &r, d, &why) < 0) {
+        ns_diag_why(d, NS_DIAG_WARNING, path, &why, "; run skipped");
+        return 0;
+    }
     *runs = ns_xrealloc(*runs, sizeof **runs * (size_t)(*nruns + 1));
     (*runs)[(*nruns)++] = r;
     return 1;
 }
 
-int ns_runs_read(const char *dir, ns_run **runs, int *nruns) {
+int ns_run_folder_read(const char *dir, ns_run **runs, int *nruns, const ns_diag *diag) {
     int added = -1;
     char *path = NULL, *id = NULL;
     char **names = NULL;
@@ -409,15 +409,16 @@ int ns_runs_read(const char *dir, ns_run **runs, int *nruns) {
     DIR *d = NULL;
     struct stat st;
     if (stat(dir, &st) != 0) {
-        ns_error("%s: %s", dir, strerror(errno));
+        ns_diag_say(diag, NS_DIAG_ERROR, dir, 0, "%s", strerror(errno));
         goto out;
     }
     if (!S_ISDIR(st.st_mode)) {
-        ns_error("%s: not a folder (give a run folder or a folder of run folders)", dir);
+        ns_diag_say(diag, NS_DIAG_ERROR, dir, 0,
+                    "not a folder (give a run folder or a folder of run folders)");
         goto out;
     }
     path = ns__join_new(dir, "run.json", NULL);
-    int single = ns__is_file(path);
+    int single = ns__is_file(path, diag);
     if (single) {
         /* the folder is a run: its name is the id */
         size_t len = strlen(dir);
@@ -425,11 +426,11 @@ int ns_runs_read(const char *dir, ns_run **runs, int *nruns) {
         size_t start = len;
         while (start > 0 && dir[start - 1] != '/') start--;
         id = ns_strndup(dir + start, len - start);
-        added = single > 0 ? ns__append(path, id, runs, nruns) : 0;
+        added = single > 0 ? ns__append(path, id, runs, nruns, diag) : 0;
         goto out;
     }
     if (!(d = opendir(dir))) {
-        ns_error("%s: %s", dir, strerror(errno));
+        ns_diag_say(diag, NS_DIAG_ERROR, dir, 0, "%s", strerror(errno));
         goto out;
     }
     for (;;) {
@@ -444,7 +445,7 @@ int ns_runs_read(const char *dir, ns_run **runs, int *nruns) {
         names[nnames++] = ns_strdup(e->d_name);
     }
     if (errno) {
-        ns_error("%s: %s", dir, strerror(errno));
+        ns_diag_say(diag, NS_DIAG_ERROR, dir, 0, "%s", strerror(errno));
         goto out;
     }
     if (nnames) qsort(names, nnames, sizeof *names, ns__cmp_str);
@@ -452,7 +453,7 @@ int ns_runs_read(const char *dir, ns_run **runs, int *nruns) {
     for (size_t i = 0; i < nnames; i++) {
         free(path);
         path = ns__join_new(dir, names[i], "run.json");
-        if (ns__is_file(path) > 0) added += ns__append(path, names[i], runs, nruns);
+        if (ns__is_file(path, diag) > 0) added += ns__append(path, names[i], runs, nruns, diag);
     }
 out:
     if (d) closedir(d);

@@ -1,4 +1,4 @@
-/* runs_read.h -- run folders read back: run.json into ns_run.
+/* run_read.h -- run folders read back: run.json into ns_run.
  *
  * `table` (and later `fit`, `diff`, `report`) take a run folder or a folder
  * of run folders and need the runs in it.  This is the reading half of the
@@ -12,8 +12,9 @@
  *
  * Reading is lenient about what it can do without and strict about what it
  * cannot: a run.json that is not JSON, or whose fields have the wrong type,
- * is one warning ("npuscope: DIR/ID/run.json:LINE: warning: ...", the line
- * of the offending member where it can be found) and the run is skipped;
+ * is one warning to the caller's sink (printed by the commands as
+ * "npuscope: DIR/ID/run.json:LINE: warning: ...; run skipped", the line of
+ * the offending member where it can be found) and the run is skipped;
  * the other runs are read.  Missing optional fields take defaults (no tags,
  * mode "none", user/sys/RSS unknown = NaN); missing "wall_s" or
  * "exit_code" is an error of the run, because without them a run cannot be
@@ -22,20 +23,23 @@
  * malformed one is a warning and is left out); "host", "signal_name" and the
  * other informational members are ignored.
  */
-#ifndef NPUSCOPE_RUNS_READ_H
-#define NPUSCOPE_RUNS_READ_H
+#ifndef NPUSCOPE_RUN_READ_H
+#define NPUSCOPE_RUN_READ_H
 
 #include "model/runs.h"
 
 /* Append the runs of `dir` (a run folder, or a folder of run folders) to
  * *runs / *nruns (the array is grown with realloc; free each run with
- * ns_run_free, then the array).  Returns the number of runs appended, or -1
- * (error printed) when dir does not exist, is not a folder or cannot be
- * listed. */
-int ns_runs_read(const char *dir, ns_run **runs, int *nruns);
+ * ns_run_free, then the array).  A run that cannot be read is a warning to
+ * d ("...; run skipped") and is left out.  Returns the number of runs
+ * appended, or -1 (an error to d) when dir does not exist, is not a folder
+ * or cannot be listed.  The commands read through ns_runs_read
+ * (analyse/dataset.h), which prints. */
+int ns_run_folder_read(const char *dir, ns_run **runs, int *nruns, const ns_diag *d);
 
-/* Read one run.json at `path` into *r, naming the run `id`.  Returns 0, or
- * -1 with a warning printed and *r left empty. */
-int ns_run_load(const char *path, const char *id, ns_run *r);
+/* Read one run.json at `path` into *r, naming the run `id`.  Returns 0
+ * (warnings about reports left out go to d), or -1 with the reason in
+ * *why and *r left empty. */
+int ns_run_load(const char *path, const char *id, ns_run *r, const ns_diag *d, ns_why *why);
 
 #endif

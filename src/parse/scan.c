@@ -20,7 +20,13 @@
  *     input mean the report was cut short: it is kept, marked incomplete,
  *     and a warning names where;
  *   - a file whose first byte is '{' (or '[' then '{') and that mentions
- *     "traceEvents" / "ph" is a Chrome trace and goes to parse_trace.c.
+ *     "traceEvents" / "ph" is a Chrome trace and goes to trace.c.
+ *
+ * What a log says besides its reports is not the scanner's business: a
+ * hook (scan.h) the caller installs sees the lines between reports and may
+ * add facts and labels to the reports, or hold one back a while -- that is
+ * how the NPU layer (npu/hook.c) feeds on the compiler's INFO lines -- and
+ * this file knows no producer's messages.
  *
  * Deliberately left out: reassembling rows that a concurrent writer split in
  * two (we skip the halves and say so), and interleaved rows of two reports
@@ -29,9 +35,6 @@
 #include "parse/scan.h"
 
 #include "base/regex_guard.h"
-
-#include "npu/npu.h"
-#include "npu/files.h"
 #include "parse/parse.h"
 
 #include <errno.h>
@@ -56,6 +59,7 @@ typedef struct {
     int skipping;        /* discarding the rest of an over-long line */
     long lineno;         /* number of the line last returned */
     const char *name;    /* input name for messages */
+    const ns_diag *diag; /* where they go (the scanner's sink) */
     int io_error;        /* a read failed */
 } ns__reader;
 
@@ -83,7 +87,8 @@ static int ns__fill(ns__reader *rd) {
         ssize_t n = read(rd->fd, rd->buf + rd->end, rd->cap - rd->end);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
-            ns_error("%s: read error: %s", rd->name, strerror(errno));
+            ns_diag_say(rd->diag, NS_DIAG_ERROR, rd->name, 0, "read error: %s",
+                        strerror(errno));
             rd->io_error = 1;
             rd->eof = 1;
             return -1;
@@ -121,9 +126,8 @@ static int ns__getline(ns__reader *rd, const char **line, size_t *len) {
         if (rd->eof) return 0;
         if (avail >= NS_LINE_MAX) {
             rd->lineno++;
-            ns_warn_at(rd->name, rd->lineno,
-                       "line longer than %u MiB; the rest of it is skipped",
-                       NS_LINE_MAX >> 20);
+            ns_diag_say(rd->diag, NS_DIAG_WARNING, rd->name, rd->lineno,
+                        "line longer than %u MiB; the rest of it is skipped", NS_LINE_MAX >> 20);
             *line = s;
             *len = avail;
             rd->start = rd->end;
@@ -392,13 +396,7 @@ typedef struct {
     char *label;          /* label from the nearest --label-regex match */
     ns_buf scratch;       /* cleaned line */
     int found;            /* reports found in this input */
-    ns_report *held;      /* npu: finished report, kept for facts after it */
-    ns_fact next[16];     /* npu: facts for the report that comes next */
-    int nnext;            /* npu: entries in next */
-    char *subgraph;       /* npuw: name from a "Compiling Subgraph" line */
-    int strat;            /* npu: 1 after "Final strategies ...", 2 inside its JSON */
-    int strat_depth;      /* npu: open braces of that JSON */
-    ns_buf strat_json;    /* npu: the JSON collected so far */
+    const ns_scan_hook *hook; /* the caller's hook (scan.h), or NULL */
 } ns__scan;
 
 static void ns__label_check(ns__scan *st, const char *s, size_t n) {
@@ -413,15 +411,10 @@ static void ns__label_check(ns__scan *st, const char *s, size_t n) {
     free(line);
 }
 
-/* Compiles in an NPUW layout ("generate:3,prefill:3,lm_head:1" -> 7). */
-static int ns__npuw_total(const char *layout) {
-    int total = 0;
-    for (const char *p = strchr(layout, ':'); p; p = strchr(p + 1, ':')) total += atoi(p + 1);
-    return total;
-}
-
-/* Hand a report to the sink (or drop it once the sink asked to stop). */
+/* Hand a report to the sink (or drop it once the sink asked to stop);
+ * NULL is nothing to hand on. */
 static void ns__emit(ns__scan *st, ns_report *r) {
+    if (!r) return;
     if (st->sc->stopped) {
         ns_report_free(r);
         return;
@@ -430,26 +423,13 @@ static void ns__emit(ns__scan *st, ns_report *r) {
 }
 
 /* Give a new report its index and its label: the nearest --label-regex
- * match before it, a developer build's NPUW subgraph name, its place in
- * the NPUW layout, or "#N". */
+ * match before it, else the hook's (an NPUW sub-model), else "#N". */
 static void ns__number(ns__scan *st, ns_report *r) {
     r->index = st->sc->next_index++;
     if (st->label) {
         r->label = ns_strdup(st->label);
-    } else if (st->subgraph) { /* a developer build named it */
-        r->label = st->subgraph;
-        st->subgraph = NULL;
-    } else if (st->sc->npuw) {
-        char tmp[128];
-        int rc = ns_npuw_label(st->sc->npuw, st->found, tmp, sizeof tmp);
-        if (rc == -2) /* a malformed layout (the command line checks it) */
-            snprintf(tmp, sizeof tmp, "#%d", r->index + 1);
-        if (rc == -1 && st->found == ns__npuw_total(st->sc->npuw))
-            ns_warn_at(st->name, r->line,
-                       "more reports than the NPUW layout '%s' has compiles; the "
-                       "rest are labelled extra/N", st->sc->npuw);
-        r->label = ns_strdup(tmp);
-    } else {
+    } else if (!st->hook || !st->hook->label_new ||
+               !(r->label = st->hook->label_new(st->hook->ctx, r, st->found))) {
         char tmp[32];
         snprintf(tmp, sizeof tmp, "#%d", r->index + 1);
         r->label = ns_strdup(tmp);
@@ -457,17 +437,10 @@ static void ns__number(ns__scan *st, ns_report *r) {
 }
 
 static void ns__begin(ns__scan *st, ns_producer prod) {
-    if (st->held) { /* facts after it can no longer come */
-        ns__emit(st, st->held);
-        st->held = NULL;
-    }
     ns_report *r = ns_report_new(prod, st->name, st->start_line);
+    /* the hook's facts for r; a report it held can get no more of them */
+    if (st->hook && st->hook->begin) ns__emit(st, st->hook->begin(st->hook->ctx, r));
     ns__number(st, r);
-    for (int i = 0; i < st->nnext; i++) {
-        ns_report_set_fact(r, st->next[i].name, st->next[i].value);
-        free(st->next[i].name);
-    }
-    st->nnext = 0;
     memset(&st->ps.b, 0, sizeof st->ps.b);
     st->ps.r = r;
     st->ps.sp = 0;
@@ -483,107 +456,20 @@ static void ns__finish(ns__scan *st, long last_line) {
     st->ps.r = NULL;
     r->end_line = last_line;
     if (st->ps.foreign)
-        ns_warn_at(r->file, st->ps.foreign_first,
-                   "report %s: skipped %ld %s of it",
-                   r->label, st->ps.foreign,
-                   st->ps.foreign == 1 ? "line that is not a row" : "lines that are not rows");
+        ns_diag_say(st->ps.diag, NS_DIAG_WARNING, r->file, st->ps.foreign_first,
+                    "report %s: skipped %ld %s of it", r->label, st->ps.foreign,
+                    st->ps.foreign == 1 ? "line that is not a row" : "lines that are not rows");
     if (!r->complete)
-        ns_warn_at(r->file, r->line,
-                   "report %s is incomplete (no Total row; %d row%s read up to "
-                   "line %ld%s)",
-                   r->label, st->ps.rows, st->ps.rows == 1 ? "" : "s", last_line,
-                   st->ps.foreign_run ? ", then lines that are not rows" : "");
+        ns_diag_say(st->ps.diag, NS_DIAG_WARNING, r->file, r->line,
+                    "report %s is incomplete (no Total row; %d row%s read up to "
+                    "line %ld%s)",
+                    r->label, st->ps.rows, st->ps.rows == 1 ? "" : "s", last_line,
+                    st->ps.foreign_run ? ", then lines that are not rows" : "");
     ns_builder_free(&st->ps.b);
     ns_hdr_free(&st->ps.hdr);
     st->state = NS__IDLE;
-    if (st->sc->npu || st->sc->npuw) {
-        /* "Compile net time" and the peak memory come after the report */
-        if (st->held) ns__emit(st, st->held);
-        st->held = r;
-        return;
-    }
-    ns__emit(st, r);
-}
-
-/* npu: the strategy the compiler logs with dump-strategy-to-log=true: a
- * line "Final strategies for output pipelining:", then a message that is a
- * pretty-printed JSON object on lines of its own.  Its tile count becomes a
- * fact of the next report.  Returns 1 when the line was part of it. */
-static int ns__npu_strategy(ns__scan *st, const char *s, size_t n) {
-    if (!st->strat) {
-        const char *key = "Final strategies for output pipelining:";
-        size_t kl = strlen(key);
-        for (size_t i = 0; i + kl <= n; i++)
-            if (s[i] == 'F' && !memcmp(s + i, key, kl)) {
-                st->strat = 1;
-                st->strat_json.len = 0;
-                return 1;
-            }
-        return 0;
-    }
-    if (st->strat == 1) { /* a logger line opens the message; the JSON follows */
-        const char *p = s, *end = s + n;
-        while (p < end && *p == ' ') p++;
-        if (p < end && *p == '{') {
-            st->strat = 2;
-            st->strat_depth = 0;
-        } else if (++st->strat_depth > 3) { /* no JSON came: not a dump */
-            st->strat = 0;
-            st->strat_depth = 0;
-            return 0;
-        } else {
-            return 1;
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '{') st->strat_depth++;
-        else if (s[i] == '}') st->strat_depth--;
-    }
-    ns_buf_add(&st->strat_json, s, n);
-    ns_buf_putc(&st->strat_json, '\n');
-    if (st->strat_depth <= 0 || st->strat_json.len > (64u << 20)) {
-        double tiles, tiled;
-        if (ns_npu_strategy_text(st->strat_json.data, st->strat_json.len, &tiles, &tiled) == 0) {
-            const char *names[2] = {"tiles", "tiled_ops"};
-            double vals[2] = {tiles, tiled};
-            for (int k = 0; k < 2; k++) {
-                int i;
-                for (i = 0; i < st->nnext; i++)
-                    if (!strcmp(st->next[i].name, names[k])) break;
-                if (i == st->nnext && st->nnext < 16) st->next[st->nnext++].name = ns_strdup(names[k]);
-                if (i < 16) st->next[i].value = vals[k];
-            }
-        }
-        st->strat = 0;
-        st->strat_depth = 0;
-        st->strat_json.len = 0;
-    }
-    return 1;
-}
-
-/* npu: facts and subgraph names on lines between reports */
-static void ns__npu_line(ns__scan *st, const char *s, size_t n) {
-    const char *name;
-    double value;
-    ns_fact_side side;
-    if (ns__npu_strategy(st, s, n)) return;
-    if (ns_npu_fact(s, n, &name, &value, &side)) {
-        if (side == NS_FACT_PREV) {
-            if (st->held) ns_report_set_fact(st->held, name, value);
-        } else {
-            int i;
-            for (i = 0; i < st->nnext; i++)
-                if (!strcmp(st->next[i].name, name)) break;
-            if (i == st->nnext && st->nnext < 16) st->next[st->nnext++].name = ns_strdup(name);
-            if (i < 16) st->next[i].value = value;
-        }
-        return;
-    }
-    size_t k;
-    if (st->sc->npuw && (k = ns_npuw_subgraph(s, n, &name))) {
-        free(st->subgraph);
-        st->subgraph = ns_strndup(name, k);
-    }
+    /* a hook may keep r for what the lines after it say */
+    ns__emit(st, st->hook && st->hook->finish ? st->hook->finish(st->hook->ctx, r) : r);
 }
 
 static void ns__idle(ns__scan *st, const char *s, size_t n, long line);
@@ -617,7 +503,7 @@ static void ns__idle(ns__scan *st, const char *s, size_t n, long line) {
         n -= (size_t)(cr + 1 - s);
         s = cr + 1;
     }
-    if (st->sc->npu || st->sc->npuw) ns__npu_line(st, s, n);
+    if (st->hook && st->hook->line) st->hook->line(st->hook->ctx, s, n);
     long off = ns_banner_at(s, n);
     if (off >= 0) {
         ns__prefix_set(&st->pfx, s, (size_t)off);
@@ -722,18 +608,12 @@ static void ns__end(ns__scan *st, long last_line) {
         ns__finish(st, last);
     } else if (st->state == NS__HEADER) {
         /* cut inside its header: no rows to show, but say where it was */
-        ns_warn_at(st->name, st->start_line,
-                   "a report starts here, but the input ends inside its header (line %ld)",
-                   last_line);
+        ns_diag_say(st->ps.diag, NS_DIAG_WARNING, st->name, st->start_line,
+                    "a report starts here, but the input ends inside its header (line %ld)",
+                    last_line);
         ns_hdr_free(&st->ps.hdr);
     }
-    if (st->held) ns__emit(st, st->held);
-    st->held = NULL;
-    for (int i = 0; i < st->nnext; i++) free(st->next[i].name);
-    st->nnext = 0;
-    free(st->subgraph);
-    st->subgraph = NULL;
-    ns_buf_free(&st->strat_json);
+    if (st->hook && st->hook->end) ns__emit(st, st->hook->end(st->hook->ctx));
     free(st->ps.stack);
     st->ps.stack = NULL;
     free(st->pfx.shape);
@@ -746,36 +626,13 @@ static void ns__end(ns__scan *st, long last_line) {
 
 /* ====== Chrome traces ====== */
 
-static const char *ns__memmem(const char *h, size_t hn, const char *nd, size_t nn) {
-    if (nn == 0) return h;
-    for (size_t i = 0; i + nn <= hn; i++)
-        if (h[i] == nd[0] && memcmp(h + i, nd, nn) == 0) return h + i;
-    return NULL;
-}
-
-/* Does the start of the input look like a trace-event JSON document? */
-static int ns__looks_like_trace(const char *s, size_t n) {
-    size_t i = 0;
-    if (n >= 3 && (unsigned char)s[0] == 0xef && (unsigned char)s[1] == 0xbb &&
-        (unsigned char)s[2] == 0xbf)
-        i = 3; /* UTF-8 byte order mark */
-    while (i < n && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t')) i++;
-    if (i >= n) return 0;
-    size_t look = n - i < 4096 ? n - i : 4096;
-    if (s[i] == '{') return ns__memmem(s + i, look, "\"traceEvents\"", 13) != NULL;
-    if (s[i] == '[') {
-        size_t j = i + 1;
-        while (j < n && (s[j] == ' ' || s[j] == '\n' || s[j] == '\r' || s[j] == '\t')) j++;
-        if (j >= n || s[j] != '{' || j - i >= look) return 0; /* blanks only in the window */
-        size_t rest = look - (j - i);
-        return ns__memmem(s + j, rest, "\"ph\"", 4) && !ns_mlir_json_entry_line(s + j, rest);
-    }
-    return 0;
-}
-
 static int ns__trace(ns__scan *st, const char *data, size_t len) {
-    ns_report *r = ns_trace_parse(data, len, st->name);
-    if (!r) return -1;
+    ns_why why = {"", 0};
+    ns_report *r = ns_trace_report_new(data, len, st->name, st->ps.diag, &why);
+    if (!r) {
+        ns_diag_why(st->ps.diag, NS_DIAG_ERROR, st->name, &why, "");
+        return -1;
+    }
     ns__number(st, r);
     st->found++;
     if (st->sink(r, st->ctx) != 0) st->sc->stopped = 1;
@@ -791,14 +648,15 @@ int ns_scanner_set_label_regex(ns_scanner *sc, const char *re) {
     sc->has_label_re = 0;
     const char *refusal = ns_regex_refusal(re);
     if (refusal) {
-        ns_error("--label-regex '%s': the regex %s", re, refusal);
+        ns_diag_say(&sc->diag, NS_DIAG_ERROR, NULL, 0, "--label-regex '%s': the regex %s", re,
+                    refusal);
         return -1;
     }
     int rc = regcomp(&sc->label_re, re, REG_EXTENDED);
     if (rc != 0) {
         char msg[256];
         regerror(rc, &sc->label_re, msg, sizeof msg);
-        ns_error("--label-regex '%s': %s", re, msg);
+        ns_diag_say(&sc->diag, NS_DIAG_ERROR, NULL, 0, "--label-regex '%s': %s", re, msg);
         return -1;
     }
     sc->has_label_re = 1;
@@ -817,12 +675,14 @@ static int ns__scan_reader(ns_scanner *sc, ns__reader *rd, ns_sink sink, void *c
     st.name = rd->name;
     st.sink = sink;
     st.ctx = ctx;
+    st.hook = sc->hook;
+    st.ps.diag = &sc->diag;
 
     /* Look at the first bytes to tell a trace document from a log.  A
      * UTF-8 byte order mark (editors on Windows write one) is skipped. */
     while (!rd->eof && rd->end < 4096) ns__fill(rd);
     size_t bom = rd->end >= 3 && memcmp(rd->buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    if (ns__looks_like_trace(rd->buf + bom, rd->end - bom)) {
+    if (ns_trace_sniff(rd->buf + bom, rd->end - bom)) {
         while (!rd->eof) ns__fill(rd);
         sc->bytes += rd->end;
         if (rd->io_error) return -1;
@@ -837,8 +697,8 @@ static int ns__scan_reader(ns_scanner *sc, ns__reader *rd, ns_sink sink, void *c
 
     const char *s;
     size_t n;
-    /* labels and NPU facts need every line */
-    int fast = !sc->has_label_re && !sc->npu && !sc->npuw;
+    /* labels and a hook's lines need every line */
+    int fast = !sc->has_label_re && !(sc->hook && sc->hook->line);
     for (;;) {
         if (fast && st.state == NS__IDLE) {
             size_t before = rd->start;
@@ -862,12 +722,12 @@ int ns_scan_path(ns_scanner *sc, const char *path, ns_sink sink, void *ctx) {
     int stdin_input = strcmp(path, "-") == 0;
     int fd = stdin_input ? 0 : open(path, O_RDONLY);
     if (fd < 0) {
-        ns_error("%s: %s", path, strerror(errno));
+        ns_diag_say(&sc->diag, NS_DIAG_ERROR, path, 0, "%s", strerror(errno));
         return -1;
     }
     struct stat stt;
     if (fstat(fd, &stt) == 0 && S_ISDIR(stt.st_mode)) {
-        ns_error("%s: is a directory", path);
+        ns_diag_say(&sc->diag, NS_DIAG_ERROR, path, 0, "is a directory");
         close(fd);
         return -1;
     }
@@ -877,6 +737,7 @@ int ns_scan_path(ns_scanner *sc, const char *path, ns_sink sink, void *ctx) {
     rd.cap = NS__READ_CHUNK;
     rd.buf = ns_xmalloc(rd.cap);
     rd.name = stdin_input ? "<stdin>" : path;
+    rd.diag = &sc->diag;
     int rc = ns__scan_reader(sc, &rd, sink, ctx);
     free(rd.buf);
     if (!stdin_input) close(fd);
@@ -894,6 +755,7 @@ int ns_scan_buffer(ns_scanner *sc, const char *name, const char *data,
     rd.end = len;
     rd.eof = 1;
     rd.name = name;
+    rd.diag = &sc->diag;
     int rc = ns__scan_reader(sc, &rd, sink, ctx);
     free(rd.buf);
     return rc;

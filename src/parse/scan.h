@@ -5,7 +5,8 @@
  * log prefixes), recognises where a report begins, hands its lines to the
  * format's parser, and passes every finished report to a sink.  The sink
  * owns the report from then on, so memory is bounded by the largest report,
- * not by the size of the log.
+ * not by the size of the log.  What else a log says (an NPU compiler's
+ * facts, an NPUW compile's labels) a hook adds; the scanner only calls it.
  */
 #ifndef NPUSCOPE_SCAN_H
 #define NPUSCOPE_SCAN_H
@@ -22,10 +23,46 @@ typedef int (*ns_sink)(ns_report *r, void *ctx);
 #define NS_LINE_MAX (16u << 20) /* longer lines are cut, with a warning */
 #define NS_FOREIGN_RUN_MAX 64   /* this many non-rows in a row end a report */
 
+/* ====== Hooks ======
+ * A hook sees what the scanner reads and may add to the reports it finds,
+ * without the scanner knowing what it adds: the NPU layer's hook
+ * (npu/hook.h) turns the compiler's INFO lines between reports into facts
+ * of the reports and labels an NPUW compile's reports by their order.  The
+ * caller that builds the scanner installs it (the commands, from their
+ * options); the hook's state is its own (ctx), and any callback may be
+ * NULL.  The scanner calls, for each input:
+ *   line       every line between reports, cleaned (CR, colour), from its
+ *              last CR on;
+ *   begin      a report begins (r is new: no rows, no number, no label
+ *              yet); the hook may set facts of r, and returns a report it
+ *              held back (see finish) to be handed on first, or NULL;
+ *   label_new  a report needs a label and --label-regex gave none: a new
+ *              string the report takes, or NULL for "#N"; nth counts the
+ *              reports of this input before it;
+ *   finish     a report is complete: the hook returns the report to hand
+ *              to the sink now -- r itself, or one it held back before
+ *              while it keeps r (lines after a report can still belong to
+ *              it) -- or NULL;
+ *   end        the input ends: the report still held back, or NULL; the
+ *              hook forgets what it knew of this input.
+ * Every report a hook holds comes back through begin, finish or end, so
+ * the sink still sees each report once, in order.  A hook with a line
+ * callback makes the scanner look at every line (no noise skipping). */
+typedef struct {
+    void *ctx;                                                 /* the hook's state */
+    void (*line)(void *ctx, const char *s, size_t n);          /* a line between reports */
+    ns_report *(*begin)(void *ctx, ns_report *r);              /* a report begins */
+    char *(*label_new)(void *ctx, const ns_report *r, int nth); /* its label, or NULL */
+    ns_report *(*finish)(void *ctx, ns_report *r);             /* a report is complete */
+    ns_report *(*end)(void *ctx);                              /* the input ends */
+} ns_scan_hook;
+
 typedef struct {
     regex_t label_re;     /* --label-regex, compiled */
-    int npu;              /* attach NPU compile facts to reports (npu.h) */
-    const char *npuw;     /* NPUW layout for labels, or NULL (implies npu) */
+    const ns_scan_hook *hook; /* what the caller adds to the reports, or NULL */
+    ns_diag diag;         /* where warnings and errors about the input go
+                           * (base/common.h; the commands: ns_diag_stderr);
+                           * ns_scanner_init leaves it dropping them */
     int has_label_re;     /* label_re is set */
     int next_index;       /* reports found so far, across all inputs */
     int stopped;          /* the sink asked to stop */
@@ -34,13 +71,14 @@ typedef struct {
 } ns_scanner;
 
 void ns_scanner_init(ns_scanner *sc);
-/* Returns 0, or -1 with a message if the regex does not compile. */
+/* Returns 0, or -1 with an error to sc->diag if the regex is refused or
+ * does not compile. */
 int ns_scanner_set_label_regex(ns_scanner *sc, const char *re);
 void ns_scanner_free(ns_scanner *sc);
 
 /* Scan one input: a file name, or "-" for standard input.  Returns the
- * number of reports found in it, or -1 if it could not be read (a message
- * has been printed). */
+ * number of reports found in it, or -1 if it could not be read (an error
+ * went to sc->diag). */
 int ns_scan_path(ns_scanner *sc, const char *path, ns_sink sink, void *ctx);
 
 /* The vector code that skips log noise between reports: the best the CPU

@@ -1,4 +1,4 @@
-/* parse_trace.c -- a Chrome trace-event JSON document (clang -ftime-trace)
+/* trace.c -- a Chrome trace-event JSON document (clang -ftime-trace)
  * turned into one report.
  *
  * Unlike the text reports, a trace is not a tree but a bag of timed events:
@@ -27,7 +27,10 @@
  * and a value prints with 6 decimals of seconds (1 us), or up to 9 when the
  * input had fractional microseconds.  Events of the wrong shape (not an
  * object, ts not a number, name not a string, an "E" with no open "B") are
- * skipped and counted, and a single warning says how many.
+ * skipped and counted, and a single warning (to the caller's sink) says how
+ * many; a document that yields no report says why in the caller's failure
+ * reason.  Nothing here prints.  This file also answers whether an input is
+ * a trace at all (ns_trace_sniff), so the scanner needs no trace knowledge.
  *
  * Left out: instant, counter, flow, sample and object events (they have no
  * duration); the "id2" form of async ids; flow between threads; and the
@@ -536,6 +539,34 @@ static void ns__build(ns__ctx *c) {
     free(order);
 }
 
+/* ====== Telling a trace from a log ====== */
+
+static const char *ns__memmem(const char *h, size_t hn, const char *nd, size_t nn) {
+    if (nn == 0) return h;
+    for (size_t i = 0; i + nn <= hn; i++)
+        if (h[i] == nd[0] && memcmp(h + i, nd, nn) == 0) return h + i;
+    return NULL;
+}
+
+int ns_trace_sniff(const char *s, size_t n) {
+    size_t i = 0;
+    if (n >= 3 && (unsigned char)s[0] == 0xef && (unsigned char)s[1] == 0xbb &&
+        (unsigned char)s[2] == 0xbf)
+        i = 3; /* UTF-8 byte order mark */
+    while (i < n && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t')) i++;
+    if (i >= n) return 0;
+    size_t look = n - i < 4096 ? n - i : 4096;
+    if (s[i] == '{') return ns__memmem(s + i, look, "\"traceEvents\"", 13) != NULL;
+    if (s[i] == '[') {
+        size_t j = i + 1;
+        while (j < n && (s[j] == ' ' || s[j] == '\n' || s[j] == '\r' || s[j] == '\t')) j++;
+        if (j >= n || s[j] != '{' || j - i >= look) return 0; /* blanks only in the window */
+        size_t rest = look - (j - i);
+        return ns__memmem(s + j, rest, "\"ph\"", 4) && !ns_mlir_json_entry_line(s + j, rest);
+    }
+    return 0;
+}
+
 /* ====== Entry point ====== */
 
 static long ns__count_lines(const char *s, size_t n) {
@@ -548,24 +579,25 @@ static long ns__count_lines(const char *s, size_t n) {
     return n && s[n - 1] != '\n' ? lines + 1 : lines;
 }
 
-ns_report *ns_trace_parse(const char *text, size_t len, const char *file) {
+ns_report *ns_trace_report_new(const char *text, size_t len, const char *file,
+                               const ns_diag *d, ns_why *why) {
     json_error_t err;
     json_t *doc = json_loadb(text, len, 0, &err);
     if (!doc) {
-        ns_error_at(file, err.line, "not valid trace JSON: %s", err.text);
+        ns_fail(why, err.line, "not valid trace JSON: %s", err.text);
         return NULL;
     }
     const json_t *events = doc;
     if (json_is_object(doc)) {
         events = json_object_get(doc, "traceEvents");
         if (!events) {
-            ns_error_at(file, 0, "not a trace: no \"traceEvents\" member");
+            ns_fail(why, 0, "not a trace: no \"traceEvents\" member");
             json_decref(doc);
             return NULL;
         }
     }
     if (!json_is_array(events)) {
-        ns_error_at(file, 0, "not a trace: \"traceEvents\" is not an array");
+        ns_fail(why, 0, "not a trace: \"traceEvents\" is not an array");
         json_decref(doc);
         return NULL;
     }
@@ -586,13 +618,14 @@ ns_report *ns_trace_parse(const char *text, size_t len, const char *file) {
     ns_report *r = c.r;
     /* a trace is one line: say which event, counted from 0 as in the array */
     if (first_bad >= 0)
-        ns_warn_at(file, 0, "skipped %ld malformed trace event%s (the first: traceEvents[%ld])",
-                   c.bad - unended, c.bad - unended == 1 ? "" : "s", first_bad);
+        ns_diag_say(d, NS_DIAG_WARNING, file, 0,
+                    "skipped %ld malformed trace event%s (the first: traceEvents[%ld])",
+                    c.bad - unended, c.bad - unended == 1 ? "" : "s", first_bad);
     if (unended)
-        ns_warn_at(file, 0, "skipped %ld begin event%s that never ended", unended,
-                   unended == 1 ? "" : "s");
+        ns_diag_say(d, NS_DIAG_WARNING, file, 0, "skipped %ld begin event%s that never ended",
+                    unended, unended == 1 ? "" : "s");
     if (!c.niv) {
-        ns_error_at(file, 0, "trace has no timed events");
+        ns_fail(why, 0, "trace has no timed events");
         ns_report_free(r);
         r = NULL;
     } else {

@@ -1,4 +1,4 @@
-/* report_json.c -- tree JSON to ns_report (see report_json.h).
+/* tree_read.c -- tree JSON to ns_report (see tree_read.h).
  *
  * The walk is iterative with an explicit stack, like every other walk of a
  * tree in npuscope: a 10,000-deep report must not exhaust the C stack.
@@ -27,9 +27,6 @@ static ns_num ns__num(const json_t *v) {
     return n;
 }
 
-static const char *const ns__keys[NS_COL_COUNT] = {
-    "wall_s", "user_s", "sys_s", "user_sys_s", "mem_bytes", "instructions"};
-
 static ns_kind ns__kind(const char *s, const char *name, int depth) {
     static const struct { const char *s; ns_kind k; } t[] = {
         {"scope", NS_KIND_SCOPE},       {"pass", NS_KIND_PASS},
@@ -46,7 +43,8 @@ static int ns__fill(ns_report *r, ns_node *n, const json_t *o, int depth) {
     const json_t *name = json_object_get(o, "name");
     if (!json_is_string(name)) return -1;
     n->name = ns_report_strdup(r, json_string_value(name), strlen(json_string_value(name)));
-    for (int c = 0; c < NS_COL_COUNT; c++) n->val[c] = ns__num(json_object_get(o, ns__keys[c]));
+    for (int c = 0; c < NS_COL_COUNT; c++)
+        n->val[c] = ns__num(json_object_get(o, ns_col_json_key((ns_col)c)));
     const json_t *detail = json_object_get(o, "detail");
     if (json_is_string(detail))
         n->detail = ns_report_strdup(r, json_string_value(detail), strlen(json_string_value(detail)));
@@ -57,7 +55,8 @@ static int ns__fill(ns_report *r, ns_node *n, const json_t *o, int depth) {
     return 0;
 }
 
-ns_report *ns_report_from_json(const json_t *o, const char *file, const char **why) {
+ns_report *ns_report_from_json_new(const json_t *o, const char *file,
+                                   const char **why) {
     *why = NULL;
     const json_t *root = json_object_get(o, "root");
     if (!json_is_object(o) || !json_is_object(root)) {

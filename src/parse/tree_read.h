@@ -1,13 +1,15 @@
-/* report_json.h -- the tree JSON read back into reports.
+/* tree_read.h -- the tree JSON read back into reports.
  *
  * run.json keeps every report found in a run's output in the tree JSON
  * format (docs/formats.md).  Analysis (fit, diff) and `tree`/`top` on run
  * folders need them as ns_report again.  Values come back as doubles; the
  * printed decimals are recovered as the fewest that reproduce the number,
- * so 3.8142 prints as 3.8142 again.
+ * so 3.8142 prints as 3.8142 again.  The reader prints nothing: an element
+ * that is not a report comes back as NULL and a fixed reason, which the
+ * run.json reader turns into its warning.
  */
-#ifndef NPUSCOPE_REPORT_JSON_H
-#define NPUSCOPE_REPORT_JSON_H
+#ifndef NPUSCOPE_TREE_READ_H
+#define NPUSCOPE_TREE_READ_H
 
 #include "model/report.h"
 
@@ -15,6 +17,7 @@
 
 /* One element of a "reports" array; NULL with *why set when it is not a
  * report (wrong types, missing root). */
-ns_report *ns_report_from_json(const json_t *o, const char *file, const char **why);
+ns_report *ns_report_from_json_new(const json_t *o, const char *file,
+                                   const char **why);
 
 #endif

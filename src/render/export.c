@@ -19,11 +19,15 @@
  * (a negative Rest cannot be drawn).
  *
  * Everything is written through one append buffer, flushed every megabyte.
+ * The exporter stands on the writers below it -- text.c for the terminal
+ * tree, tree_json.c for the JSON -- and on the view (model/view.c); none of
+ * them calls back into it, and it keeps no state between exporters.
  */
-#include "render/render.h"
+#include "render/export.h"
 
 #include "base/jsonw.h"
 #include "base/strmap.h"
+#include "render/text.h"
 #include "render/tree_json.h"
 
 #include <math.h>
@@ -34,6 +38,7 @@
 
 struct ns_exporter {
     ns_export_opts o;   /* options */
+    ns_text_opts text;  /* text: the options of the terminal tree, from o */
     FILE *out;          /* destination */
     ns_buf b;           /* pending output */
     int n;              /* reports written so far */
@@ -43,47 +48,6 @@ struct ns_exporter {
     double weight_sum;  /* speedscope: their sum (the profile's endValue) */
     long events;        /* chrome: events written (for separators) */
 };
-
-/* ====== Views ====== */
-
-void ns_view_init(ns_view *v) {
-    v->max_depth = -1;
-    v->min_s = 0;
-    v->col = NS_COL_WALL;
-}
-
-double ns_view_time(const ns_view *v, const ns_node *n) {
-    if (ns_num_present(n->val[v->col])) return n->val[v->col].v;
-    return n->val[NS_COL_WALL].v;
-}
-
-int ns_view_keep(const ns_view *v, const ns_node *n) {
-    if (v->max_depth >= 0 && n->depth > v->max_depth) return 0;
-    if (v->min_s > 0) {
-        double t = ns_view_time(v, n);
-        if (isfinite(t) && fabs(t) < v->min_s) return 0;
-    }
-    return 1;
-}
-
-ns_node *ns_view_next(const ns_view *v, const ns_node *n) {
-    for (n = n->next; n; n = n->next)
-        if (ns_view_keep(v, n)) return (ns_node *)n;
-    return NULL;
-}
-
-ns_node *ns_view_first(const ns_view *v, const ns_node *n) {
-    ns_node *c = n->child;
-    if (!c || ns_view_keep(v, c)) return c;
-    return ns_view_next(v, c);
-}
-
-ns_node *ns_view_walk(const ns_view *v, const ns_node *n, const ns_node *root) {
-    const ns_node *c = ns_view_first(v, n);
-    if (c) return (ns_node *)c;
-    while (n != root && !ns_view_next(v, n)) n = n->parent;
-    return n == root ? NULL : ns_view_next(v, n);
-}
 
 int ns_format_parse(const char *s, ns_format *out) {
     static const struct { const char *name; ns_format f; } t[] = {
@@ -98,10 +62,6 @@ int ns_format_parse(const char *s, ns_format *out) {
         }
     return -1;
 }
-
-/* Columns in the order the producers print them. */
-static const ns_col ns__print_order[NS_COL_COUNT] = {
-    NS_COL_USER, NS_COL_SYS, NS_COL_USERSYS, NS_COL_WALL, NS_COL_MEM, NS_COL_INSTR};
 
 /* ====== CSV ====== */
 
@@ -351,7 +311,7 @@ static void ns__orig_banner(ns_buf *b, const char *title) {
 
 static void ns__orig_cols(ns_buf *b, const ns_report *r, const ns_node *n, int llvm) {
     for (int i = 0; i < NS_COL_COUNT; i++) {
-        ns_col c = ns__print_order[i];
+        ns_col c = ns_col_print_order[i];
         if (!(r->cols & NS_COLBIT(c)) || c == NS_COL_MEM || c == NS_COL_INSTR) continue;
         if (!ns_num_present(n->val[c])) {
             ns_buf_puts(b, "        -----     ");
@@ -401,7 +361,7 @@ static void ns__orig_text(ns_exporter *e, const ns_report *r) {
         "   ---Wall Time---", "   ---User Time---", "   --System Time--",
         "   --User+System--", "  ---Mem---", "  ---Instr---"};
     for (int i = 0; i < NS_COL_COUNT; i++) {
-        ns_col c = ns__print_order[i];
+        ns_col c = ns_col_print_order[i];
         if (r->cols & NS_COLBIT(c)) ns_buf_puts(b, llvm ? llvm_h[c] : mlir_h[c]);
     }
     ns_buf_puts(b, llvm ? "  --- Name ---\n" : "  ----Name----\n");
@@ -482,6 +442,7 @@ static void ns__orig_json(ns_exporter *e, const ns_report *r) {
 ns_exporter *ns_exporter_new(const ns_export_opts *o, FILE *out) {
     ns_exporter *e = ns_xcalloc(1, sizeof *e);
     e->o = *o;
+    e->text = (ns_text_opts){o->view, o->color};
     e->out = out;
     ns_strmap_init(&e->frames);
     switch (o->format) {
@@ -503,7 +464,7 @@ ns_exporter *ns_exporter_new(const ns_export_opts *o, FILE *out) {
 int ns_exporter_add(ns_exporter *e, const ns_report *r) {
     switch (e->o.format) {
     case NS_FMT_TEXT:
-        ns_render_tree_text(&e->b, r, &e->o, e->out, &e->werr);
+        ns_render_tree_text(&e->b, r, &e->text, e->out, &e->werr);
         break;
     case NS_FMT_JSON:
         ns_buf_puts(&e->b, e->n ? ",\n" : "\n");
@@ -516,8 +477,9 @@ int ns_exporter_add(ns_exporter *e, const ns_report *r) {
     case NS_FMT_ORIGINAL:
         if (r->producer == NS_PROD_MLIR_JSON) ns__orig_json(e, r);
         else if (r->producer == NS_PROD_TRACE)
-            ns_warn_at(r->file, 0, "report %s is a trace; it has no text layout "
-                                   "to print again", r->label);
+            ns_diag_say(&e->o.diag, NS_DIAG_WARNING, r->file, 0,
+                        "report %s is a trace; it has no text layout to print again",
+                        r->label);
         else ns__orig_text(e, r);
         break;
     }

@@ -1,4 +1,4 @@
-/* render_text.c -- the terminal tree of `npuscope tree`.
+/* text.c -- the terminal tree of `npuscope tree`.
  *
  * Like MLIR's own report, but easier to read: the time column first with
  * the compiler's own digits, the share of the report's total as a number and
@@ -7,8 +7,10 @@
  * elided by --min-ms are summed into one line per parent, so nothing
  * disappears without a trace; rows cut by --depth are counted on their
  * parent.  Colour only when asked (the CLI decides: a TTY and no NO_COLOR).
+ * The writer knows the report and the view (model/view.c) and nothing else
+ * of the render layer: the exporter and the merged tree call it.
  */
-#include "render/render.h"
+#include "render/text.h"
 
 #include <math.h>
 
@@ -20,7 +22,7 @@ static const char *const ns__eighths[9] = {"", "\u258f", "\u258e", "\u258d", "\u
 #define NS__C(o, code) ((o)->color ? (code) : "")
 #define NS__RESET "\033[0m"
 
-static void ns__bar(ns_buf *b, double share, const ns_export_opts *o) {
+static void ns__bar(ns_buf *b, double share, const ns_text_opts *o) {
     int cells = 0;
     if (isfinite(share) && share > 0) {
         double e = share * NS__BAR_CELLS * 8;
@@ -52,7 +54,7 @@ static void ns__num_cell(ns_buf *b, ns_num n, int width) {
 }
 
 static void ns__row(ns_buf *b, const ns_report *r, const ns_node *n, int has_user,
-                    double total, const ns_export_opts *o, int hidden_deeper) {
+                    double total, const ns_text_opts *o, int hidden_deeper) {
     double t = ns_view_time(&o->view, n);
     ns__num_cell(b, n->val[NS_COL_WALL], 11);
     double share = total > 0 ? t / total : NAN;
@@ -98,7 +100,7 @@ static int ns__count_below(const ns_node *n) {
 }
 
 /* Summary line for children of `parent` elided by --min-ms. */
-static long ns__elided_line(ns_buf *b, const ns_node *parent, const ns_export_opts *o,
+static long ns__elided_line(ns_buf *b, const ns_node *parent, const ns_text_opts *o,
                             int has_user) {
     const ns_view *v = &o->view;
     long count = 0;
@@ -119,7 +121,7 @@ static long ns__elided_line(ns_buf *b, const ns_node *parent, const ns_export_op
     return count;
 }
 
-void ns_render_tree_text(ns_buf *b, const ns_report *r, const ns_export_opts *o, FILE *out,
+void ns_render_tree_text(ns_buf *b, const ns_report *r, const ns_text_opts *o, FILE *out,
                          int *werr) {
     const ns_view *v = &o->view;
     int has_user = (r->cols & NS_COLBIT(NS_COL_USER)) != 0;

@@ -3,18 +3,13 @@
  * Values are written as printed (ns_num keeps the printed decimals), so the
  * JSON says exactly what the compiler said.  The rows are written by an
  * iterative pre-order walk: a 10,000-deep report must not exhaust the C
- * stack.
+ * stack.  Which rows are written is the view's (model/view.c) and the
+ * column keys are the model's (ns_col_json_key, shared with the reader in
+ * parse/tree_read.c); this file calls no other writer.
  */
 #include "render/tree_json.h"
 
 #include "base/jsonw.h"
-
-/* Columns in the order the producers print them. */
-static const ns_col ns__print_order[NS_COL_COUNT] = {
-    NS_COL_USER, NS_COL_SYS, NS_COL_USERSYS, NS_COL_WALL, NS_COL_MEM, NS_COL_INSTR};
-
-static const char *const ns__json_key[NS_COL_COUNT] = {
-    "wall_s", "user_s", "sys_s", "user_sys_s", "mem_bytes", "instructions"};
 
 /* ====== The document ====== */
 
@@ -40,7 +35,7 @@ void ns_tree_json_head(ns_buf *b, const ns_report *r) {
     ns_buf_printf(b, ",\"complete\":%s,\"columns\":[", r->complete ? "true" : "false");
     int first = 1;
     for (int i = 0; i < NS_COL_COUNT; i++) {
-        ns_col c = ns__print_order[i];
+        ns_col c = ns_col_print_order[i];
         if (!(r->cols & NS_COLBIT(c))) continue;
         ns_buf_printf(b, "%s\"%s\"", first ? "" : ",", ns_col_name(c));
         first = 0;
@@ -84,7 +79,7 @@ static void ns__row_open(ns_buf *b, const ns_report *r, const ns_node *n, ns_tre
     ns_num_put_json(b, n->val[NS_COL_USER]);
     for (int c = NS_COL_SYS; c < NS_COL_COUNT; c++) {
         if (!(r->cols & NS_COLBIT(c))) continue;
-        ns_buf_printf(b, ",\"%s\":", ns__json_key[c]);
+        ns_buf_printf(b, ",\"%s\":", ns_col_json_key((ns_col)c));
         ns_num_put_json(b, n->val[c]);
     }
     if (more) more(b, n, ctx);

@@ -2,17 +2,18 @@
  * the document, and one report object in it.
  *
  * Two writers produce this format: `tree --format json` (export.c; also
- * run.json, through ns_json_report) and `tree --merge` (merge.c), whose
+ * run.json, through ns_json_report) and `tree --merge` (merged.c), whose
  * reports carry more: the runs merged, and every row's spread.  The fields
  * both write are written here, once, so the two documents cannot drift
  * apart; the merged writer adds its fields between the two halves of a
  * report (ns_tree_json_head, then its own, then ns_tree_json_rows) and to
- * each row through a callback.
+ * each row through a callback.  This file calls nothing of the render
+ * layer: the writers above it call it.
  */
 #ifndef NPUSCOPE_TREE_JSON_H
 #define NPUSCOPE_TREE_JSON_H
 
-#include "render/render.h"
+#include "model/view.h"
 
 /* The document around the reports: "{"format":"npuscope-tree",... "reports":["
  * (with "merged":true for merged trees), and its end. */
@@ -33,5 +34,9 @@ typedef void (*ns_tree_json_row_fn)(ns_buf *b, const ns_node *n, const void *ctx
  * object's closing brace. */
 void ns_tree_json_rows(ns_buf *b, const ns_report *r, const ns_view *v, ns_tree_json_row_fn more,
                        const void *ctx);
+
+/* One whole report object of the "reports" array: head and rows (also
+ * what run.json keeps of each report). */
+void ns_json_report(ns_buf *b, const ns_report *r, const ns_view *v);
 
 #endif

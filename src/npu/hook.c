@@ -1,0 +1,180 @@
+/* hook.c -- the NPU scanner hook (see hook.h).
+ *
+ * The lines the hook reads are the scanner's, between reports, already
+ * cleaned; the facts and names in them are recognised by npu.c and the
+ * strategy dump is counted by files.c, so this file only keeps the state
+ * that ties them to reports: the report held back, the facts waiting for
+ * the next one, the subgraph name, the strategy JSON being collected.
+ * All of it is per input: `end` hands back the held report and forgets the
+ * rest.
+ */
+#include "npu/hook.h"
+
+#include "npu/files.h"
+#include "npu/npu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ====== Facts for the next report ====== */
+
+/* Set (or replace) fact `name` for the report that comes next; the first
+ * NS_NPU_NEXT_MAX names are kept. */
+static void ns__next_set(ns_npu_hook *h, const char *name, double value) {
+    int i;
+    for (i = 0; i < h->nnext; i++)
+        if (!strcmp(h->next[i].name, name)) break;
+    if (i == h->nnext && h->nnext < NS_NPU_NEXT_MAX) h->next[h->nnext++].name = ns_strdup(name);
+    if (i < NS_NPU_NEXT_MAX) h->next[i].value = value;
+}
+
+/* ====== The strategy dump ======
+ * With dump-strategy-to-log=true the compiler logs a line "Final
+ * strategies for output pipelining:", then a message that is a
+ * pretty-printed JSON object on lines of its own.  Its tile counts become
+ * facts of the next report.  Returns 1 when the line was part of it. */
+static int ns__strategy(ns_npu_hook *h, const char *s, size_t n) {
+    if (!h->strat) {
+        const char *key = "Final strategies for output pipelining:";
+        size_t kl = strlen(key);
+        for (size_t i = 0; i + kl <= n; i++)
+            if (s[i] == 'F' && !memcmp(s + i, key, kl)) {
+                h->strat = 1;
+                h->strat_json.len = 0;
+                return 1;
+            }
+        return 0;
+    }
+    if (h->strat == 1) { /* a logger line opens the message; the JSON follows */
+        const char *p = s, *end = s + n;
+        while (p < end && *p == ' ') p++;
+        if (p < end && *p == '{') {
+            h->strat = 2;
+            h->strat_depth = 0;
+        } else if (++h->strat_depth > 3) { /* no JSON came: not a dump */
+            h->strat = 0;
+            h->strat_depth = 0;
+            return 0;
+        } else {
+            return 1;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '{') h->strat_depth++;
+        else if (s[i] == '}') h->strat_depth--;
+    }
+    ns_buf_add(&h->strat_json, s, n);
+    ns_buf_putc(&h->strat_json, '\n');
+    if (h->strat_depth <= 0 || h->strat_json.len > (64u << 20)) {
+        double tiles, tiled;
+        if (ns_npu_strategy_text(h->strat_json.data, h->strat_json.len, &tiles, &tiled) == 0) {
+            ns__next_set(h, "tiles", tiles);
+            ns__next_set(h, "tiled_ops", tiled);
+        }
+        h->strat = 0;
+        h->strat_depth = 0;
+        h->strat_json.len = 0;
+    }
+    return 1;
+}
+
+/* ====== The scanner's callbacks ====== */
+
+/* Facts and subgraph names on a line between reports. */
+static void ns__line(void *ctx, const char *s, size_t n) {
+    ns_npu_hook *h = ctx;
+    const char *name;
+    double value;
+    ns_fact_side side;
+    if (ns__strategy(h, s, n)) return;
+    if (ns_npu_fact(s, n, &name, &value, &side)) {
+        if (side == NS_FACT_NEXT) ns__next_set(h, name, value);
+        else if (h->held) ns_report_set_fact(h->held, name, value);
+        return;
+    }
+    size_t k;
+    if (h->npuw && (k = ns_npuw_subgraph(s, n, &name))) {
+        free(h->subgraph);
+        h->subgraph = ns_strndup(name, k);
+    }
+}
+
+/* A report begins: the facts logged before it are its own, and the report
+ * held back can get no more facts. */
+static ns_report *ns__begin(void *ctx, ns_report *r) {
+    ns_npu_hook *h = ctx;
+    for (int i = 0; i < h->nnext; i++) {
+        ns_report_set_fact(r, h->next[i].name, h->next[i].value);
+        free(h->next[i].name);
+    }
+    h->nnext = 0;
+    ns_report *done = h->held;
+    h->held = NULL;
+    return done;
+}
+
+/* Compiles in an NPUW layout ("generate:3,prefill:3,lm_head:1" -> 7). */
+static int ns__npuw_total(const char *layout) {
+    int total = 0;
+    for (const char *p = strchr(layout, ':'); p; p = strchr(p + 1, ':')) total += atoi(p + 1);
+    return total;
+}
+
+/* A developer build's subgraph name, else the report's place in the NPUW
+ * layout. */
+static char *ns__label_new(void *ctx, const ns_report *r, int nth) {
+    ns_npu_hook *h = ctx;
+    if (h->subgraph) { /* a developer build named it */
+        char *name = h->subgraph;
+        h->subgraph = NULL;
+        return name;
+    }
+    if (!h->npuw) return NULL;
+    char tmp[128];
+    int rc = ns_npuw_label(h->npuw, nth, tmp, sizeof tmp);
+    if (rc == -2) /* a malformed layout (the command line checks it) */
+        snprintf(tmp, sizeof tmp, "#%d", r->index + 1);
+    if (rc == -1 && nth == ns__npuw_total(h->npuw))
+        ns_diag_say(&h->diag, NS_DIAG_WARNING, r->file, r->line,
+                    "more reports than the NPUW layout '%s' has compiles; the "
+                    "rest are labelled extra/N", h->npuw);
+    return ns_strdup(tmp);
+}
+
+/* "Compile net time" and the peak memory come after the report: keep it
+ * until the next report begins or the input ends. */
+static ns_report *ns__finish(void *ctx, ns_report *r) {
+    ns_npu_hook *h = ctx;
+    ns_report *done = h->held;
+    h->held = r;
+    return done;
+}
+
+/* The input ends: hand back the held report, forget the rest. */
+static ns_report *ns__end(void *ctx) {
+    ns_npu_hook *h = ctx;
+    ns_report *done = h->held;
+    h->held = NULL;
+    for (int i = 0; i < h->nnext; i++) free(h->next[i].name);
+    h->nnext = 0;
+    free(h->subgraph);
+    h->subgraph = NULL;
+    h->strat = h->strat_depth = 0;
+    ns_buf_free(&h->strat_json);
+    return done;
+}
+
+/* ====== Public ====== */
+
+void ns_npu_hook_init(ns_npu_hook *h, const char *npuw, const ns_diag *d) {
+    memset(h, 0, sizeof *h);
+    h->npuw = npuw;
+    if (d) h->diag = *d;
+    h->ops = (ns_scan_hook){h, ns__line, ns__begin, ns__label_new, ns__finish, ns__end};
+}
+
+void ns_npu_hook_free(ns_npu_hook *h) {
+    ns_report *r = ns__end(h); /* an input left unfinished */
+    if (r) ns_report_free(r);
+    memset(h, 0, sizeof *h);
+}

@@ -1,0 +1,48 @@
+/* hook.h -- the scanner hook that feeds the NPU layer: what the compiler's
+ * log says between reports becomes facts and labels of the reports.
+ *
+ * The scanner (parse/scan.c) finds timing reports and knows nothing of the
+ * NPU compiler.  This hook, installed by the caller that builds the
+ * scanner (the commands for --npu and --npuw, the runner for the npu
+ * preset), watches the lines between reports and adds what belongs to them:
+ *   - facts (npu.h): a "Compile net time" or the peak memory logged after
+ *     a report belongs to it, so a finished report is held back until the
+ *     next one begins or the input ends; the thread pool, task counts and
+ *     the like logged before a report are kept for the one that follows;
+ *   - the strategy dump (dump-strategy-to-log=true): its tile counts
+ *     (files.h) become facts "tiles" and "tiled_ops" of the next report;
+ *   - with an NPUW layout (--npuw), labels: a developer build's "Compiling
+ *     Subgraph[i]: NAME" line names the next report, else its place in the
+ *     layout does ("prefill/2"), and a warning says when the reports
+ *     outnumber the layout.
+ * The hook holds at most one report and one input's worth of state; the
+ * scanner gets every report back, in order.  It reads no input itself and
+ * writes nothing but that one warning, which goes to the sink it is given.
+ */
+#ifndef NPUSCOPE_NPU_HOOK_H
+#define NPUSCOPE_NPU_HOOK_H
+
+#include "parse/scan.h"
+
+#define NS_NPU_NEXT_MAX 16 /* facts kept for the next report */
+
+typedef struct {
+    ns_scan_hook ops;          /* what the scanner calls (ops.ctx is this hook) */
+    const char *npuw;          /* NPUW layout for labels (borrowed), or NULL */
+    ns_diag diag;              /* where the layout warning goes */
+    ns_report *held;           /* finished report, kept for the facts after it */
+    ns_fact next[NS_NPU_NEXT_MAX]; /* facts for the report that comes next */
+    int nnext;                 /* entries in next */
+    char *subgraph;            /* name from a "Compiling Subgraph" line, or NULL */
+    int strat;                 /* 1 after "Final strategies ...", 2 inside its JSON */
+    int strat_depth;           /* open braces of that JSON (lines waited, before it) */
+    ns_buf strat_json;         /* the JSON collected so far */
+} ns_npu_hook;
+
+/* Facts for every report; labels by `npuw` too when it is not NULL (a
+ * layout the command line has checked); the warning that the reports
+ * outnumber the layout goes to d.  Install with sc->hook = &h->ops. */
+void ns_npu_hook_init(ns_npu_hook *h, const char *npuw, const ns_diag *d);
+void ns_npu_hook_free(ns_npu_hook *h);
+
+#endif
