@@ -236,10 +236,9 @@ static ns_profile *ns__profile_for(const char *dir, const char *id) {
         ns_buf_printf(&path, "%s/%.*s%02d/run.json", dir, (int)(n - 2), id, r);
         if (access(path.data, R_OK) != 0) continue;
         ns_run run;
-        int was_quiet = ns_diag_quiet(1); /* a broken earlier run is table's to report */
-        int rc = ns_run_load(path.data, id, &run);
-        ns_diag_quiet(was_quiet);
-        if (rc != 0) continue;
+        ns_diag silent = {NULL, NULL}; /* a broken earlier run is table's to report */
+        ns_why why;
+        if (ns_run_load(path.data, id, &run, &silent, &why) != 0) continue;
         if (ns_run_ok(&run) && run.nreports > 0) p = ns_profile_new(run.reports, run.nreports);
         ns_run_free(&run);
     }

@@ -187,11 +187,13 @@ int ns_cmd_watch(int argc, char **argv) {
         if (stat(profile_dir, &st) == 0 && S_ISDIR(st.st_mode)) ns_buf_printf(&p, "%s/run.json", profile_dir);
         else ns_buf_puts(&p, profile_dir);
         ns_run run;
-        if (ns_run_load(p.data, profile_dir, &run) == 0) {
+        ns_why why;
+        if (ns_run_load(p.data, profile_dir, &run, &ns_diag_stderr, &why) == 0) {
             if (run.nreports > 0) profile = ns_profile_new(run.reports, run.nreports);
             else ns_warn_at(p.data, 0, "the run has no timing report: no progress to show");
             ns_run_free(&run);
         } else {
+            ns_diag_why(&ns_diag_stderr, NS_DIAG_ERROR, p.data, &why, "");
             rc = NS_EXIT_IO;
         }
         ns_buf_free(&p);
