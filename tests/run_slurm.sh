@@ -68,7 +68,7 @@ sl_install() {
 
 SL_PIDS=()   # munged, slurmctld, slurmd: started here, stopped by sl_down
 sl_conf=$SL/etc/slurm.conf
-sl() { SLURM_CONF=$sl_conf "$@"; }
+sl_cmd() { SLURM_CONF=$sl_conf "$@"; }
 
 # a TCP port nobody listens on (from /proc/net/tcp*, no ss needed)
 sl_port() {
@@ -135,16 +135,16 @@ MinJobAge=4
 NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
 PartitionName=test Nodes=$node Default=YES MaxTime=INFINITE State=UP
 EOF
-    sl slurmctld -D -f "$sl_conf" >"$SL/log/slurmctld.out" 2>&1 &
+    sl_cmd slurmctld -D -f "$sl_conf" >"$SL/log/slurmctld.out" 2>&1 &
     SL_PIDS+=($!)
-    sl slurmd -D -f "$sl_conf" -N "$node" >"$SL/log/slurmd.out" 2>&1 &
+    sl_cmd slurmd -D -f "$sl_conf" -N "$node" >"$SL/log/slurmd.out" 2>&1 &
     SL_PIDS+=($!)
     for i in $(seq 300); do
-        [ "$(sl sinfo -h -N -o %T 2>/dev/null)" = idle ] && break
+        [ "$(sl_cmd sinfo -h -N -o %T 2>/dev/null)" = idle ] && break
         sleep 0.1
     done
-    [ "$(sl sinfo -h -N -o %T 2>/dev/null)" = idle ] ||
-        { echo "the node is not idle:"; sl sinfo -N 2>&1; tail -n 20 "$SL"/log/slurm*.log "$SL"/log/*.out; return 1; }
+    [ "$(sl_cmd sinfo -h -N -o %T 2>/dev/null)" = idle ] ||
+        { echo "the node is not idle:"; sl_cmd sinfo -N 2>&1; tail -n 20 "$SL"/log/slurm*.log "$SL"/log/*.out; return 1; }
     # both daemons listen, on 127.0.0.1 only (0100007F), nothing on IPv6
     local p
     for p in "$SL_CTLD_PORT" "$SL_D_PORT"; do
@@ -170,8 +170,8 @@ sl_down() {
     [ -f "$sl_conf" ] || return 0
     local i p ctld=${SL_PIDS[1]:-}
     if [ -n "$ctld" ] && kill -0 "$ctld" 2>/dev/null; then
-        sl scancel --quiet --partition=test 2>/dev/null
-        for i in $(seq 100); do [ -z "$(sl squeue -h 2>/dev/null)" ] && break; sleep 0.1; done
+        sl_cmd scancel --quiet --partition=test 2>/dev/null
+        for i in $(seq 100); do [ -z "$(sl_cmd squeue -h 2>/dev/null)" ] && break; sleep 0.1; done
     fi
     # slurmd, slurmctld, munged, in that order; then anything left
     for ((i = ${#SL_PIDS[@]} - 1; i >= 0; i--)); do
@@ -281,11 +281,11 @@ sl_cancel() {
         sleep 0.1
     done
     ls -d "$out/shard-$k"/.tmp-n-700-* >/dev/null 2>&1 ||
-        { echo "task $k never reached its second compile"; sl squeue; ls -a "$out"/*; return 1; }
+        { echo "task $k never reached its second compile"; sl_cmd squeue; ls -a "$out"/*; return 1; }
     before=$(md5sum "$out/shard-$k"/n-*/run.json)
-    sl scancel "${j}_$k" || return 1
-    for i in $(seq 1200); do [ -z "$(sl squeue -h -j "$j" 2>/dev/null)" ] && break; sleep 0.1; done
-    [ -z "$(sl squeue -h -j "$j")" ] || { echo "the array did not end"; sl squeue; return 1; }
+    sl_cmd scancel "${j}_$k" || return 1
+    for i in $(seq 1200); do [ -z "$(sl_cmd squeue -h -j "$j" 2>/dev/null)" ] && break; sleep 0.1; done
+    [ -z "$(sl_cmd squeue -h -j "$j")" ] || { echo "the array did not end"; sl_cmd squeue; return 1; }
     # slurmstepd says so in the task's output
     grep -q "CANCELLED" "$SL/jobs/${j}_$k.out" || { echo "task $k not cancelled:"; cat "$SL/jobs/${j}_$k.out"; return 1; }
     # the shard kept what it finished, nothing of the cut-off run but a dotted folder
