@@ -2,7 +2,8 @@
 # deps.sh -- install what npuscope needs on Debian when it is missing.
 #   deps.sh build   compiler, make, jansson            (make, make demo)
 #   deps.sh test    + real compilers and tools the tests run, node, npm and
-#                   chromium for the report's browser tests (make check)
+#                   chromium for the report's browser tests, Slurm and munge
+#                   for a one-host cluster, pandas (make check)
 #   deps.sh bench   + GNU time for peak-RSS figures     (make bench)
 # As root it runs `apt-get update` once and installs; otherwise it prints
 # the command to run and fails.
@@ -39,6 +40,14 @@ if [ "$mode" = test ]; then
     have node || want nodejs
     have npm || want npm
     [ -x /usr/bin/chromium ] || want chromium
+    # a one-host Slurm cluster for the sharded sweeps (tests/run_slurm.sh)
+    have munged || want munge
+    have slurmctld || want slurmctld
+    have slurmd || want slurmd
+    have sbatch || want slurm-client
+    # pandas reading every CSV and JSON table (tests/run_pandas.sh)
+    # (Debian's python3: a python3 earlier on PATH may be another build)
+    /usr/bin/python3 -c 'import pandas' >/dev/null 2>&1 || want python3-pandas
 fi
 if [ "$mode" = bench ]; then
     [ -x /usr/bin/time ] || want time

@@ -147,11 +147,13 @@ elif [ -z "${NPUSCOPE_INNER:-}" ]; then
         skip "browser tests (chromium cannot be installed here: $(tail -n 1 "$RB/apt.log" 2>/dev/null || echo 'not root'))"
     else
         rb_npm() {
-            [ -f tests/browser/node_modules/playwright-core/package.json ] && return 0
+            # every devDependency of package.json (playwright-core, speedscope)
+            [ -f tests/browser/node_modules/playwright-core/package.json ] &&
+                [ -f tests/browser/node_modules/speedscope/package.json ] && return 0
             (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error) >"$RB/npm.log" 2>&1 ||
                 { cat "$RB/npm.log"; return 1; }
         }
-        check "browser: npm ci (playwright-core) into tests/browser/node_modules" rb_npm
+        check "browser: npm ci (playwright-core, speedscope) into tests/browser/node_modules" rb_npm
         if [ -f tests/browser/node_modules/playwright-core/package.json ]; then
             # each top-level TAP result counts (tap_tally, tests/lib.sh); the
             # runner's exit code and plan say whether it ran to the end
