@@ -26,13 +26,15 @@
 #include "analyse/stats.h"
 #include "render/grid.h"
 
+#include "render/diff_pr.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* --format: an index into ns__diff_formats */
-enum { NS__DIFF_TEXT, NS__DIFF_CSV, NS__DIFF_JSON };
-static const char *const ns__diff_formats[] = {"text", "csv", "json", NULL};
+enum { NS__DIFF_TEXT, NS__DIFF_CSV, NS__DIFF_JSON, NS__DIFF_MARKDOWN, NS__DIFF_GITHUB };
+static const char *const ns__diff_formats[] = {"text", "csv", "json", "markdown", "github", NULL};
 
 /* Runs this many a side make an exact test worth its name. */
 #define NS__DIFF_ENOUGH 5
@@ -245,7 +247,7 @@ static int ns__side_select(ns__side *s, const char *spec) {
 }
 
 /* The counted runs of one side; 0, or an exit code (message printed). */
-static int ns__side_runs(ns_args *a, const ns_runset *set, ns__side *s, const char *label,
+static int ns__side_runs(const ns_runset *set, ns__side *s, const char *label,
                          const char *mode) {
     ns_select_runs(set, &s->sel, mode, &s->runs);
     if (s->runs.matched == 0) {
@@ -263,15 +265,36 @@ static int ns__side_runs(ns_args *a, const ns_runset *set, ns__side *s, const ch
     const char *modes[2];
     int nm = ns_selection_modes(&s->runs, modes, 2);
     if (nm > 1)
-        return ns_args_usage(a, "%s holds %s and %s runs%s: choose one with --mode", label,
-                             modes[0], modes[1], nm > 2 ? " (and more)" : "");
+        return ns_options_usage("diff", "%s holds %s and %s runs%s: choose one with --mode",
+                                label, modes[0], modes[1], nm > 2 ? " (and more)" : "");
     s->mode = modes[0];
     return 0;
 }
 
+/* --a and --b: opt->ctx is the side */
+static int ns__opt_side(const ns_option *opt, const char *arg, const char **why) {
+    static char msg[300];
+    if (ns__side_select(opt->ctx, arg) == 0) return 0;
+    snprintf(msg, sizeof msg, "K=V[,K=V...], not '%.200s'", arg);
+    *why = msg;
+    return -1;
+}
+
+/* --fail-if-slower PCT: a percentage >= 0 (opt->ctx the double) */
+static int ns__opt_gate(const ns_option *opt, const char *arg, const char **why) {
+    static char msg[300];
+    char *end;
+    double v = strtod(arg, &end);
+    if (end == arg || *end || !(v >= 0) || v > 1e9) {
+        snprintf(msg, sizeof msg, "'%.200s' is not a number >= 0", arg);
+        *why = msg;
+        return -1;
+    }
+    *(double *)opt->ctx = v;
+    return 0;
+}
+
 int ns_cmd_diff(int argc, char **argv) {
-    ns_args a;
-    ns_args_init(&a, argc, argv);
     int fmt = NS__DIFF_TEXT;
     ns_diff_opts o = {0.05, 2.0, 0};
     ns_stage_sel stages = {0};
@@ -280,70 +303,45 @@ int ns_cmd_diff(int argc, char **argv) {
     ns_runset set_a = {0}, set_b = {0};
     ns_diff d = {0};
     char **inputs = ns_xcalloc((size_t)argc + 1, sizeof *inputs);
-    const char *mode = NULL, *v;
+    const char *mode = NULL;
     int ninputs = 0, rc = NS_EXIT_OK, quiet = 0, gate = 0;
-    double gate_pct = 0;
+    double gate_pct = -1; /* --fail-if-slower; < 0: no gate */
     ns_buf b = {0};
-    while (a.i < argc) {
-        int m;
-        if ((m = ns_args_value(&a, "--alpha", &v))) {
-            if (m < 0 || ns_args_double(&a, "--alpha", v, 0, &o.alpha)) {
-                rc = NS_EXIT_USAGE;
-                goto out;
-            }
-            if (!(o.alpha > 0 && o.alpha < 1)) {
-                rc = ns_args_usage(&a, "--alpha: a probability between 0 and 1, not '%s'", v);
-                goto out;
-            }
-        } else if ((m = ns_args_value(&a, "--threshold", &v))) {
-            if (m < 0 || ns_args_double(&a, "--threshold", v, 0, &o.threshold)) {
-                rc = NS_EXIT_USAGE;
-                goto out;
-            }
-        } else if ((m = ns_args_value(&a, "--fail-if-slower", &v))) {
-            if (m < 0 || ns_args_double(&a, "--fail-if-slower", v, 0, &gate_pct)) {
-                rc = NS_EXIT_USAGE;
-                goto out;
-            }
-            gate = 1;
-        } else if ((m = ns_args_value(&a, "--a", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            if (ns__side_select(&sa, v) < 0) {
-                rc = ns_args_usage(&a, "--a: K=V[,K=V...], not '%s'", v);
-                goto out;
-            }
-        } else if ((m = ns_args_value(&a, "--b", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            if (ns__side_select(&sb, v) < 0) {
-                rc = ns_args_usage(&a, "--b: K=V[,K=V...], not '%s'", v);
-                goto out;
-            }
-        } else if ((m = ns_args_value(&a, "--mode", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            mode = v;
-        } else if ((m = ns_args_value(&a, "--stages", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            stage_spec = v;
-        } else if (ns_args_flag(&a, "--all")) {
-            o.all = 1;
-        } else if ((m = ns_args_format(&a, ns__diff_formats, &fmt))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-        } else if ((m = ns_args_rest(&a, &quiet, inputs, &ninputs)) != NS_ARGS_TAKEN) {
-            rc = m == NS_ARGS_HELP ? NS_EXIT_OK : NS_EXIT_USAGE;
-            goto out;
-        } else if (ninputs > 2) { /* said at once, before any later option */
-            rc = ns_args_usage(&a, "at most two folders, A and B (got '%s' as a third)",
-                               inputs[2]);
-            goto out;
-        }
+    const ns_option own[] = {
+        NS_OPT_DOUBLE(0, "alpha", &o.alpha, "A", 0),
+        NS_OPT_DOUBLE(0, "threshold", &o.threshold, "PCT", 0),
+        NS_OPT_CALL(0, "fail-if-slower", "PCT", ns__opt_gate, &gate_pct),
+        NS_OPT_CALL(0, "a", "K=V[,K=V...]", ns__opt_side, &sa),
+        NS_OPT_CALL(0, "b", "K=V[,K=V...]", ns__opt_side, &sb),
+        NS_OPT_STRING(0, "mode", &mode, "cold|warm|none"),
+        NS_OPT_STAGES(&stage_spec),
+        NS_OPT_FLAG(0, "all", &o.all),
+        NS_OPT_CHOICE(0, "format", &fmt, "F", ns__diff_formats),
+        NS_OPT_QUIET(&quiet),
+        NS_OPT_END(),
+    };
+    const ns_option *const tables[] = {own, NULL};
+    switch (ns_options_parse("diff", argc, argv, tables, inputs, &ninputs)) {
+    case NS_OPTIONS_HELP: goto out;
+    case NS_OPTIONS_ERROR: rc = NS_EXIT_USAGE; goto out;
+    }
+    if (!(o.alpha > 0 && o.alpha < 1)) {
+        rc = ns_options_usage("diff", "--alpha: a probability between 0 and 1, not '%g'", o.alpha);
+        goto out;
+    }
+    gate = gate_pct >= 0;
+    if (ninputs > 2) {
+        rc = ns_options_usage("diff", "at most two folders, A and B (got '%s' as a third)",
+                              inputs[2]);
+        goto out;
     }
     if (ninputs == 0) {
-        rc = ns_args_usage(&a, "no folder given: diff A B, or diff --a K=V --b K=V DIR");
+        rc = ns_options_usage("diff", "no folder given: diff A B, or diff --a K=V --b K=V DIR");
         goto out;
     }
     if (ninputs == 1 && (!sa.sel.n || !sb.sel.n)) {
-        rc = ns_args_usage(&a, "one folder needs both --a and --b selections (or give two "
-                               "folders, A and B)");
+        rc = ns_options_usage("diff", "one folder needs both --a and --b selections (or give "
+                                      "two folders, A and B)");
         goto out;
     }
     if (stage_spec && ns_stage_sel_init(&stages, stage_spec) < 0) {
@@ -356,8 +354,8 @@ int ns_cmd_diff(int argc, char **argv) {
     if (ns_runset_read(&set_a, sa.dir) < 0) rc = NS_EXIT_USAGE;
     if (ninputs == 2 && ns_runset_read(&set_b, sb.dir) < 0) rc = NS_EXIT_USAGE;
     if (rc) goto out;
-    if ((rc = ns__side_runs(&a, &set_a, &sa, "A", mode)) ||
-        (rc = ns__side_runs(&a, ninputs == 2 ? &set_b : &set_a, &sb, "B", mode)))
+    if ((rc = ns__side_runs(&set_a, &sa, "A", mode)) ||
+        (rc = ns__side_runs(ninputs == 2 ? &set_b : &set_a, &sb, "B", mode)))
         goto out;
     size_t na = (size_t)sa.runs.n, nb = (size_t)sb.runs.n;
     double min_p = ns_mann_whitney_min_p(na, nb);
@@ -378,6 +376,16 @@ int ns_cmd_diff(int argc, char **argv) {
     if (stage_spec) ns_diff_stages(sa.runs.runs, sa.runs.n, sb.runs.runs, sb.runs.n, &o, &stages, &d);
     if (fmt == NS__DIFF_TEXT) ns__render_text(&b, &sa, &sb, &d, &o);
     else if (fmt == NS__DIFF_CSV) ns__render_csv(&b, &d);
+    else if (fmt == NS__DIFF_MARKDOWN || fmt == NS__DIFF_GITHUB) {
+        /* a side is named by its folder, and its selection when it has one */
+        ns_buf an = {0}, bn = {0};
+        ns_buf_printf(&an, "%s%s%s", sa.dir, sa.sel.n ? " " : "", sa.sel.n ? sa.spec : "");
+        ns_buf_printf(&bn, "%s%s%s", sb.dir, sb.sel.n ? " " : "", sb.sel.n ? sb.spec : "");
+        if (fmt == NS__DIFF_MARKDOWN) ns_diff_markdown(&b, &d, an.data, bn.data);
+        else ns_diff_github(&b, &d, an.data, bn.data);
+        ns_buf_free(&an);
+        ns_buf_free(&bn);
+    }
     else ns__render_json(&b, &sa, &sb, &d, &o, min_p);
     if (ns_buf_flush(&b, stdout) || fflush(stdout)) {
         ns_error("error writing the output");

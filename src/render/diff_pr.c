@@ -112,11 +112,11 @@ void ns_diff_markdown(ns_buf *b, const ns_diff *d, const char *a_name, const cha
     const ns_diff_row *total = NULL;
     for (int i = 0; i < d->nrows; i++)
         if (d->rows[i].kind == NS_DIFF_TOTAL) total = &d->rows[i];
-    ns_buf_puts(b, "**npuscope diff** `");
+    ns_buf_puts(b, "**npuscope diff** ");
     ns__md(b, a_name);
-    ns_buf_puts(b, "` → `");
+    ns_buf_puts(b, " → ");
     ns__md(b, b_name);
-    ns_buf_puts(b, "`: ");
+    ns_buf_puts(b, ": ");
     if (total) {
         ns_buf_printf(b, "compile time %s (", !strcmp(total->verdict, "slower") ? "**slower**"
                                               : !strcmp(total->verdict, "faster") ? "faster"
