@@ -43,9 +43,43 @@ static int ns__tag_seen(const ns_run *runs, int nruns, const char *key) {
     return 0;
 }
 
+/* What the option handlers fill in. */
+typedef struct {
+    ns_table *t;        /* the table (its tag columns) */
+    ns_table_opts *o;   /* the baseline */
+    char **tagcols;     /* owner of the --tag-columns key names */
+    char **base_key;    /* owner of --baseline's tag name */
+} ns__tab_args;
+
+static int ns__opt_baseline(const ns_option *opt, const char *v, const char **why) {
+    static char msg[300];
+    ns__tab_args *ta = opt->ctx;
+    const char *eq = strchr(v, '=');
+    if (!eq || eq == v || !eq[1]) {
+        snprintf(msg, sizeof msg, "TAG=VALUE, e.g. precision=int8, not '%.200s'", v);
+        *why = msg;
+        return -1;
+    }
+    free(*ta->base_key);
+    *ta->base_key = ns_strndup(v, (size_t)(eq - v));
+    ta->o->base_key = *ta->base_key;
+    ta->o->base_value = eq + 1;
+    return 0;
+}
+
+static int ns__opt_tag_columns(const ns_option *opt, const char *v, const char **why) {
+    static char msg[300];
+    ns__tab_args *ta = opt->ctx;
+    free(*ta->tagcols);
+    *ta->tagcols = ns_strdup(v);
+    ta->t->nkeys = 0;
+    if (ns__tag_columns(ta->t, *ta->tagcols) == 0) return 0;
+    snprintf(msg, sizeof msg, "a comma-separated list of tag names, not '%.200s'", v);
+    *why = msg;
+    return -1;
+}
+
 int ns_cmd_table(int argc, char **argv) {
-    ns_args a;
-    ns_args_init(&a, argc, argv);
     int fmt = 0;
     ns_table t;
     ns_table_init(&t);
@@ -62,53 +96,30 @@ int ns_cmd_table(int argc, char **argv) {
     int nruns = 0;         /* entries in runs */
     char **dirs = ns_xcalloc((size_t)argc, sizeof *dirs);
     int ndirs = 0, rc = NS_EXIT_OK, quiet = 0, unreadable = 0;
-    const char *v;
     ns_buf b = {0};
-    while (a.i < argc) {
-        const char *arg = argv[a.i];
-        int m;
-        if ((m = ns_args_format(&a, ns__tab_formats, &fmt))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-        } else if ((m = ns_args_value(&a, "--baseline", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            const char *eq = strchr(v, '=');
-            if (!eq || eq == v || !eq[1]) {
-                rc = ns_args_usage(&a, "--baseline: TAG=VALUE, e.g. precision=int8, not '%s'", v);
-                goto out;
-            }
-            free(base_key);
-            base_key = ns_strndup(v, (size_t)(eq - v));
-            o.base_key = base_key;
-            o.base_value = eq + 1;
-        } else if (ns_args_flag(&a, "--submodels")) {
-            submodels = 1;
-        } else if ((m = ns_args_value(&a, "--by", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            view.by = v;
-        } else if ((m = ns_args_value(&a, "--tag-columns", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            free(tagcols);
-            tagcols = ns_strdup(v);
-            t.nkeys = 0;
-            if (ns__tag_columns(&t, tagcols) < 0) {
-                rc = ns_args_usage(&a, "--tag-columns: a comma-separated list of tag names, "
-                                       "not '%s'", v);
-                goto out;
-            }
-        } else if (ns_args_flag(&a, "--stages")) {
-            stages = 1; /* a bare flag: the map is chosen per report */
-            stage_spec = NULL;
-        } else if (!a.only_inputs && strncmp(arg, "--stages=", 9) == 0) {
-            stages = 1;
-            stage_spec = arg + 9;
-            a.i++;
-        } else if ((m = ns_args_rest(&a, &quiet, dirs, &ndirs)) != NS_ARGS_TAKEN) {
-            rc = m == NS_ARGS_HELP ? NS_EXIT_OK : NS_EXIT_USAGE;
-            goto out;
-        }
+    ns__tab_args ta = {&t, &o, &tagcols, &base_key};
+    const char *stage_map = NULL; /* --stages [MAP] */
+    const ns_option own[] = {
+        NS_OPT_CHOICE(0, "format", &fmt, "F", ns__tab_formats),
+        NS_OPT_CALL(0, "baseline", "TAG=VALUE", ns__opt_baseline, &ta),
+        NS_OPT_FLAG(0, "submodels", &submodels),
+        NS_OPT_STRING(0, "by", &view.by, "TAG"),
+        NS_OPT_CALL(0, "tag-columns", "LIST", ns__opt_tag_columns, &ta),
+        NS_OPT_STAGES(&stage_map),
+        NS_OPT_QUIET(&quiet),
+        NS_OPT_END(),
+    };
+    const ns_option *const tables[] = {own, NULL};
+    switch (ns_options_parse("table", argc, argv, tables, dirs, &ndirs)) {
+    case NS_OPTIONS_HELP: goto out;
+    case NS_OPTIONS_ERROR: rc = NS_EXIT_USAGE; goto out;
+    }
+    if (stage_map) { /* bare: the map is chosen per report */
+        stages = 1;
+        stage_spec = strcmp(stage_map, "auto") ? stage_map : NULL;
     }
     if (ndirs == 0) {
-        rc = ns_args_usage(&a, "no DIR given (a run folder or a folder of run folders)");
+        rc = ns_options_usage("table", "no DIR given (a run folder or a folder of run folders)");
         goto out;
     }
     ns_diag_quiet(quiet);

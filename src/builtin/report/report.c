@@ -38,46 +38,43 @@ static int ns__kv_ok(const char *spec) {
     return eq && eq != spec;
 }
 
-/* The options into o; 0 to go on, else the exit code (NS_EXIT_OK after
- * --help, which sets *done). */
-static int ns__options(ns_args *a, int argc, ns__opts *o, int *done) {
-    const char *v;
-    int m;
-    while (a->i < argc) {
-        if ((m = ns_args_value(a, "-o", &v)) || (m = ns_args_value(a, "--output", &v))) {
-            if (m < 0) return NS_EXIT_USAGE;
-            o->out = v;
-        } else if ((m = ns_args_value(a, "--svg-dir", &v))) {
-            if (m < 0) return NS_EXIT_USAGE;
-            o->svg_dir = v;
-        } else if ((m = ns_args_value(a, "--stages", &v))) {
-            if (m < 0) return NS_EXIT_USAGE;
-            o->page.stage_spec = strcmp(v, "auto") == 0 ? NULL : v;
-        } else if ((m = ns_args_value(a, "--a", &v))) {
-            if (m < 0) return NS_EXIT_USAGE;
-            o->page.sel_a = v;
-        } else if ((m = ns_args_value(a, "--b", &v))) {
-            if (m < 0) return NS_EXIT_USAGE;
-            o->page.sel_b = v;
-        } else if ((m = ns_args_value(a, "--baseline", &v))) {
-            if (m < 0) return NS_EXIT_USAGE;
-            if (!ns__kv_ok(v))
-                return ns_args_usage(a, "--baseline: K=V (a tag and its value), not '%s'", v);
-            o->page.baseline = v;
-        } else {
-            int r = ns_args_common(a, &o->ro, o->inputs, &o->ninputs);
-            if (r == NS_ARGS_HELP) {
-                *done = 1;
-                return NS_EXIT_OK;
-            }
-            if (r == NS_ARGS_ERROR) return NS_EXIT_USAGE;
-        }
+static int ns__opt_baseline(const ns_option *opt, const char *v, const char **why) {
+    static char msg[300];
+    if (!ns__kv_ok(v)) {
+        snprintf(msg, sizeof msg, "K=V (a tag and its value), not '%.200s'", v);
+        *why = msg;
+        return -1;
     }
+    *(const char **)opt->ctx = v;
+    return 0;
+}
+
+/* The options into o (one table, cli/options.h); 0 to go on, else the exit
+ * code (NS_EXIT_OK after --help, which sets *done). */
+static int ns__options(int argc, char **argv, ns__opts *o, int *done) {
+    const char *stages = NULL;
+    const ns_option own[] = {
+        NS_OPT_STRING('o', "output", &o->out, "FILE.html"),
+        NS_OPT_STRING(0, "svg-dir", &o->svg_dir, "DIR"),
+        NS_OPT_STAGES(&stages),
+        NS_OPT_STRING(0, "a", &o->page.sel_a, "K=V[,K=V...]"),
+        NS_OPT_STRING(0, "b", &o->page.sel_b, "K=V[,K=V...]"),
+        NS_OPT_CALL(0, "baseline", "K=V", ns__opt_baseline, &o->page.baseline),
+        NS_OPT_READ(&o->ro),
+        NS_OPT_END(),
+    };
+    const ns_option *const tables[] = {own, NULL};
+    switch (ns_options_parse("report", argc, argv, tables, o->inputs, &o->ninputs)) {
+    case NS_OPTIONS_HELP: *done = 1; return NS_EXIT_OK;
+    case NS_OPTIONS_ERROR: return NS_EXIT_USAGE;
+    }
+    o->page.stage_spec = stages && strcmp(stages, "auto") ? stages : NULL;
     const char *sa = o->page.sel_a, *sb = o->page.sel_b;
-    if (!sa != !sb) return ns_args_usage(a, "--a and --b go together (the two sides of the diff)");
+    if (!sa != !sb)
+        return ns_options_usage("report", "--a and --b go together (the two sides of the diff)");
     if (sa && (!ns__kv_ok(sa) || !ns__kv_ok(sb)))
-        return ns_args_usage(a, "--a and --b take K=V[,K=V...] (tag selections)");
-    if (!*o->out) return ns_args_usage(a, "-o needs a file name");
+        return ns_options_usage("report", "--a and --b take K=V[,K=V...] (tag selections)");
+    if (!*o->out) return ns_options_usage("report", "-o needs a file name");
     return 0;
 }
 
@@ -106,9 +103,7 @@ int ns_cmd_report(int argc, char **argv) {
     memset(&page, 0, sizeof page);
     ns_buf html = {0};
     int built = 0, done = 0;
-    ns_args a;
-    ns_args_init(&a, argc, argv);
-    int rc = ns__options(&a, argc, &o, &done);
+    int rc = ns__options(argc, argv, &o, &done);
     if (rc || done) goto out;
     if (ns_stage_sel_init(&sel, o.page.stage_spec) < 0) {
         memset(&sel, 0, sizeof sel);
@@ -125,7 +120,7 @@ int ns_cmd_report(int argc, char **argv) {
         goto out;
     }
     if (o.page.sel_a && rd.set.nruns == 0) {
-        rc = ns_args_usage(&a, "--a/--b select runs: give a run folder or a sweep folder");
+        rc = ns_options_usage("report", "--a/--b select runs: give a run folder or a sweep folder");
         goto out;
     }
     if (o.page.sel_a) {
