@@ -118,7 +118,10 @@ void ns_num_put(ns_buf *b, ns_num n, int width) {
         ns_buf_puts(b, w);
         return;
     }
-    ns_buf_printf(b, "%*.*f", width, n.dec, n.v);
+    /* beyond 1e15 a fixed-point print is hundreds of digits a double does
+     * not hold (1e308 was read with a warning): the short exact form */
+    if (fabs(n.v) >= 1e15) ns_buf_printf(b, "%*.17g", width, n.v);
+    else ns_buf_printf(b, "%*.*f", width, n.dec, n.v);
 }
 
 void ns_num_put_json(ns_buf *b, ns_num n) {
@@ -126,7 +129,8 @@ void ns_num_put_json(ns_buf *b, ns_num n) {
         ns_buf_puts(b, "null");
         return;
     }
-    ns_buf_printf(b, "%.*f", n.dec, n.v);
+    if (fabs(n.v) >= 1e15) ns_buf_printf(b, "%.17g", n.v); /* as ns_num_put */
+    else ns_buf_printf(b, "%.*f", n.dec, n.v);
 }
 
 void ns_put_json_double(ns_buf *b, double v, int dec) {

@@ -258,6 +258,7 @@ static void ns__chrome_report(ns_exporter *e, const ns_report *r) {
         if (parent[i] >= 0) sum[parent[i]] += span[i];
     }
     /* starts: children one after another from the parent's start */
+    int unplaced = 0; /* rows too large for microseconds, left out */
     double *cursor = ns_xcalloc(cnt, sizeof *cursor);
     for (size_t i = 0; i < cnt; i++) {
         if (parent[i] >= 0) {
@@ -269,6 +270,15 @@ static void ns__chrome_report(ns_exporter *e, const ns_report *r) {
         const ns_node *n = nodes[i];
         double t = ns_view_time(v, n);
         if (!isfinite(t) || t <= 0) continue; /* negative Rest: no box */
+        if (!isfinite(start[i] * 1e6) || !isfinite(span[i] * 1e6)) {
+            /* 1e308 s is a number, not a time a trace can place: said, not written as inf */
+            if (!unplaced++)
+                ns_diag_say(&e->o.diag, NS_DIAG_WARNING, r->file, n->line,
+                            "'%s' (%g s) is too large for a trace's microseconds: left out of "
+                            "the trace with the rows after it",
+                            i == 0 ? r->label : n->name, t);
+            continue;
+        }
         ns_buf_puts(b, e->events ? ",\n" : "\n");
         e->events++;
         ns_buf_puts(b, "{\"name\":");
@@ -281,7 +291,9 @@ static void ns__chrome_report(ns_exporter *e, const ns_report *r) {
         ns_num_put_json(b, n->val[NS_COL_WALL]);
         ns_buf_puts(b, ",\"user_s\":");
         ns_num_put_json(b, n->val[NS_COL_USER]);
-        if (span[i] > t) ns_buf_puts(b, ",\"stretched\":true");
+        /* stretched: the children add up to more than the row; rounding
+         * noise of the sum (a few ulps) is not that */
+        if (span[i] > t * (1 + 1e-12)) ns_buf_puts(b, ",\"stretched\":true");
         ns_buf_puts(b, "}}");
         if (b->len > NS__FLUSH_AT && ns_buf_flush(b, e->out)) e->werr = 1;
     }
