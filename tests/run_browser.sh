@@ -59,6 +59,24 @@ rb_hostile() {
 }
 check "report: pass names with <script>, </script>, <img onerror> stay text (escaped, data block without '<')" rb_hostile
 
+# A right-to-left override in the heaviest pass's name reversed the rest of
+# the key-findings sentence, numbers included: outside the data block the
+# page holds no bidi or control character, only its visible escape.
+rb_bidi() {
+    sed -e 's/  Canonicalizer$/  Canon\xe2\x80\xaeicalizer\x07/' "$FIX/mlir22-tree-st.txt" >"$RB/bidi.log"
+    "$NPUSCOPE" report -q -o "$RB/bidi.html" "$RB/bidi.log" || return 1
+    # everything but the data block (one JSON document between its tags)
+    awk '/<script type="application\/json" id="npuscope-data">/ { skip = 1 } !skip { print }
+         skip && /<\/script>/ { skip = 0 }' "$RB/bidi.html" >"$RB/bidi.rest"
+    [ -s "$RB/bidi.rest" ] || return 1
+    if grep -q $'\xe2\x80\xae\|\x07' "$RB/bidi.rest"; then echo "a raw control outside the data block"; return 1; fi
+    grep -q 'heaviest pass is Canon\\u202Eicalizer\\x07: ' "$RB/bidi.rest" ||
+        { grep -o 'heaviest pass[^<]*' "$RB/bidi.rest"; return 1; }
+    # the data block keeps the name exactly (the explorer escapes it for display)
+    rb_data "$RB/bidi.html" | jqt '[.. | objects | .name? // empty] | index("Canon\u202eicalizer\u0007") != null'
+}
+check "report: a U+202E override or BEL in a name is shown escaped in findings and tables, kept exact in the data" rb_bidi
+
 rb_same() {
     "$NPUSCOPE" report -q -o - tests/runs "$FIX/noisy-build.log" >"$RB/same1" 2>/dev/null &&
     "$NPUSCOPE" report -q -o - tests/runs "$FIX/noisy-build.log" >"$RB/same2" 2>/dev/null &&

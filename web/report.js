@@ -39,6 +39,17 @@
 
   function num(v) { return typeof v === 'number' ? v : NaN; }
 
+  // A name as a person may safely see it (as base/display.h does for the
+  // terminal): controls and bidi characters as visible escapes, so that a
+  // right-to-left override in a pass name cannot reverse the figures after it.
+  var CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  function shown(s) {
+    return String(s).replace(CONTROLS, function (c) {
+      var h = c.charCodeAt(0).toString(16).toUpperCase();
+      return c.charCodeAt(0) < 0x80 ? '\\x' + ('0' + h.toLowerCase()).slice(-2) : '\\u' + ('000' + h).slice(-4);
+    });
+  }
+
   function flatten(ri) {
     var r = reports[ri], root = r.tree && r.tree.root;
     if (!root) return;
@@ -49,7 +60,7 @@
     while (stack.length) {
       var n = stack.pop(), p = par.pop(), lv = lev.pop();
       var id = name.length;
-      name.push(p < 0 ? String(r.label) : (n.detail ? n.name + ' (' + n.detail + ')' : String(n.name)));
+      name.push(shown(p < 0 ? String(r.label) : (n.detail ? n.name + ' (' + n.detail + ')' : String(n.name))));
       wall.push(num(n.wall_s));
       user.push(num(n.user_s));
       parent.push(p);

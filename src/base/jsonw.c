@@ -1,6 +1,8 @@
 /* jsonw.c -- JSON string and CSV field writers (see jsonw.h). */
 #include "base/jsonw.h"
 
+#include "base/display.h"
+
 #include <string.h>
 
 size_t ns_utf8_len(const unsigned char *s, size_t n) {
@@ -62,8 +64,16 @@ void ns_json_strn(ns_buf *b, const char *s, size_t n) {
 void ns_json_str(ns_buf *b, const char *s) { ns_json_strn(b, s, strlen(s)); }
 
 void ns_csv_field(ns_buf *b, const char *s) {
+    /* a CSV is read by people too (cat, a terminal, a spreadsheet): controls
+     * and bidi characters as visible escapes, as everywhere a name is shown */
+    ns_buf shown = {0};
+    if (ns_display_needs(s)) {
+        ns_display_name(&shown, s);
+        s = shown.data;
+    }
     if (!strpbrk(s, ",\"\r\n")) {
         ns_buf_puts(b, s);
+        ns_buf_free(&shown);
         return;
     }
     ns_buf_putc(b, '"');
@@ -72,4 +82,5 @@ void ns_csv_field(ns_buf *b, const char *s) {
         ns_buf_putc(b, *s);
     }
     ns_buf_putc(b, '"');
+    ns_buf_free(&shown);
 }

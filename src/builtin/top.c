@@ -9,6 +9,7 @@
  * stages' self times and Rest add up to the summed totals (stages.h).
  */
 #include "builtin/builtin.h"
+#include "base/display.h"
 #include "cli/cli.h"
 #include "base/jsonw.h"
 #include "npu/npu.h"
@@ -163,7 +164,8 @@ static void ns__stage_row(ns_buf *b, const ns_top *t, const ns_top_row *row, con
             ns_buf_printf(b, "%10.*f*  ", dec, row->user), *partial = 1;
         else
             ns_buf_printf(b, "%11s  ", "-");
-        ns_buf_printf(b, "%s\n", name);
+        ns_display_name(b, name);
+        ns_buf_putc(b, '\n');
     }
 }
 

@@ -7,6 +7,8 @@
  */
 #include "render/grid.h"
 
+#include "base/display.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,11 +24,14 @@ static size_t ns__width(const char *s) {
 void ns_grid_add(ns_grid *g, const char *text) {
     ns_buf c = {0};
     ns_buf_puts(&c, "");
-    for (const char *s = text; *s; s++) {
-        if ((unsigned char)*s < 0x20 || *s == 0x7f) ns_buf_putc(&c, ' ');
-        else if (g->markdown && *s == '|') ns_buf_puts(&c, "\\|");
+    /* controls and bidi characters as visible escapes (base/display.h) */
+    ns_buf shown = {0};
+    ns_display_name(&shown, text);
+    for (const char *s = shown.data ? shown.data : ""; *s; s++) {
+        if (g->markdown && *s == '|') ns_buf_puts(&c, "\\|");
         else ns_buf_putc(&c, *s);
     }
+    ns_buf_free(&shown);
     g->cells = ns_xrealloc(g->cells, sizeof *g->cells * (size_t)(g->ncells + 1));
     g->cells[g->ncells++] = c.data;
 }

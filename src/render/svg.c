@@ -9,6 +9,8 @@
  */
 #include "render/svg.h"
 
+#include "base/display.h"
+
 #include "base/jsonw.h"
 
 #include <math.h>
@@ -27,6 +29,15 @@ void ns_xml_textn(ns_buf *b, const char *s, size_t n) {
     ns_buf_grow(b, n);
     for (size_t i = 0; i < n;) {
         unsigned char c = u[i];
+        size_t clen;
+        unsigned cp = c == '\t' || c == '\n' ? 0 : ns_display_control(s + i, n - i, &clen);
+        if (cp) { /* a control or bidi character, shown as its escape (base/display.h) */
+            if (cp == 0x100) cp = 0;
+            if (cp < 0x80) ns_buf_printf(b, "\\x%02x", cp);
+            else ns_buf_printf(b, "\\u%04X", cp);
+            i += clen;
+            continue;
+        }
         if (c >= 0x80) {
             size_t k = ns_utf8_len(u + i, n - i);
             if (k == 0) {

@@ -12,6 +12,8 @@
  */
 #include "render/text.h"
 
+#include "base/display.h"
+
 #include <math.h>
 
 #define NS__BAR_CELLS 16
@@ -78,10 +80,10 @@ static void ns__row(ns_buf *b, const ns_report *r, const ns_node *n, int has_use
     case NS_KIND_PASS: break;
     }
     ns_buf_puts(b, style);
-    ns_buf_puts(b, n->name);
+    ns_display_name(b, n->name); /* no control or bidi byte reaches the terminal */
     if (n->detail) {
         ns_buf_puts(b, " (");
-        ns_buf_puts(b, n->detail);
+        ns_display_name(b, n->detail);
         ns_buf_putc(b, ')');
     }
     if (*style) ns_buf_puts(b, NS__RESET);
