@@ -7,12 +7,14 @@
  * field (ns_field.stages), chosen by the command.
  */
 #include "analyse/dataset.h"
+#include "analyse/model_name.h"
 
 #include "base/num.h"
 #include "model/report.h"
 #include "parse/run_read.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,15 +22,20 @@
 /* ====== Fields ====== */
 
 int ns_field_parse(const char *spec, int as_axis, ns_field *f, const char **why) {
-    static const char axis_why[] = "expected a tag whose values are numbers (AXIS) or metric:NAME";
+    static const char axis_why[] = "expected a tag whose values are numbers (AXIS), metric:NAME or fact:NAME";
     static const char y_why[] =
-        "expected wall, user, sys, peak, pass:NAME, stage:NAME or metric:NAME";
+        "expected wall, user, sys, peak, total, pass:NAME, stage:NAME, fact:NAME or metric:NAME";
     f->spec = spec;
     f->name = NULL;
     f->stages = NULL;
     if (strncmp(spec, "metric:", 7) == 0 && spec[7]) {
         f->kind = NS_FIELD_METRIC;
         f->name = spec + 7;
+        return 0;
+    }
+    if (strncmp(spec, "fact:", 5) == 0 && spec[5]) {
+        f->kind = NS_FIELD_FACT;
+        f->name = spec + 5;
         return 0;
     }
     if (strncmp(spec, "stage:", 6) == 0 && !as_axis) {
@@ -60,7 +67,8 @@ int ns_field_parse(const char *spec, int as_axis, ns_field *f, const char **why)
     } words[] = {{"wall", NS_FIELD_WALL},
                  {"user", NS_FIELD_USER},
                  {"sys", NS_FIELD_SYS},
-                 {"peak", NS_FIELD_PEAK}};
+                 {"peak", NS_FIELD_PEAK},
+                 {"total", NS_FIELD_TOTAL}};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (strcmp(spec, words[i].word) == 0) {
             f->kind = words[i].kind;
@@ -72,7 +80,7 @@ int ns_field_parse(const char *spec, int as_axis, ns_field *f, const char **why)
 
 int ns_field_is_time(const ns_field *f) {
     return f->kind == NS_FIELD_WALL || f->kind == NS_FIELD_USER || f->kind == NS_FIELD_SYS ||
-           f->kind == NS_FIELD_PASS || f->kind == NS_FIELD_STAGE;
+           f->kind == NS_FIELD_PASS || f->kind == NS_FIELD_STAGE || f->kind == NS_FIELD_TOTAL;
 }
 
 /* A row that is not a pass of its own: Total, Rest, and the hidden root
@@ -157,27 +165,85 @@ void ns_run_pass_sums(const ns_run *r, const ns_strmap *names, double *sums, int
  * vpux for NPU compiler reports and mlir for the rest); NaN when no
  * report's map has a stage of that name.  The selection is the caller's,
  * handed in with the field: nothing here remembers a map between calls. */
+static double ns__report_stage(const ns_report *rep, const char *name, ns_stage_sel *sel) {
+    if (!sel || !rep || !rep->root) return NAN;
+    const ns_stage_map *m = ns_stage_sel_pick(sel, rep);
+    int k = ns_stage_find(m, name);
+    if (k < 0) return NAN;
+    long n;
+    ns_stage_of *of = ns_stage_assign_new(m, rep, &n);
+    double *self = ns_xcalloc((size_t)ns_stage_count(m) + 1, sizeof *self);
+    ns_stage_sums ss;
+    ss.self = self;
+    ns_stage_sum(m, rep, of, &ss);
+    double v = isfinite(self[k]) ? self[k] : 0;
+    free(self);
+    free(of);
+    return v;
+}
+
 static double ns__run_stage(const ns_run *r, const char *name, ns_stage_sel *sel) {
-    if (!sel) return NAN;
     double sum = 0;
     int found = 0;
     for (int i = 0; i < r->nreports; i++) {
-        const ns_report *rep = r->reports[i];
-        const ns_stage_map *m = ns_stage_sel_pick(sel, rep);
-        int k = ns_stage_find(m, name);
-        if (k < 0) continue;
-        long n;
-        ns_stage_of *of = ns_stage_assign_new(m, rep, &n);
-        double *self = ns_xcalloc((size_t)ns_stage_count(m) + 1, sizeof *self);
-        ns_stage_sums ss;
-        ss.self = self;
-        ns_stage_sum(m, rep, of, &ss);
-        if (isfinite(self[k])) sum += self[k];
+        double v = ns__report_stage(r->reports[i], name, sel);
+        if (isnan(v)) continue;
+        sum += v;
         found = 1;
-        free(self);
-        free(of);
     }
     return found ? sum : NAN;
+}
+
+/* ====== One report ====== */
+
+static double ns__report_fact(const ns_report *rep, const char *name) {
+    for (int i = 0; rep && i < rep->nfacts; i++)
+        if (strcmp(rep->facts[i].name, name) == 0) return rep->facts[i].value;
+    return NAN;
+}
+
+double ns_report_value(const ns_report *rep, const ns_field *f) {
+    double v = NAN;
+    if (!rep) return NAN;
+    switch (f->kind) {
+    case NS_FIELD_FACT: v = ns__report_fact(rep, f->name); break;
+    case NS_FIELD_TOTAL: v = ns_stage_report_total(rep); break;
+    case NS_FIELD_STAGE: v = ns__report_stage(rep, f->name, f->stages); break;
+    case NS_FIELD_PASS: {
+        ns_run one;
+        memset(&one, 0, sizeof one);
+        ns_report *reps[1] = {(ns_report *)rep};
+        one.reports = reps;
+        one.nreports = 1;
+        int found;
+        v = ns_run_pass_wall(&one, f->name, &found);
+        if (!found) v = NAN;
+        break;
+    }
+    default: break;
+    }
+    return isfinite(v) ? v : NAN;
+}
+
+/* ====== Derived tags ====== */
+
+const char *ns_run_tag(const ns_run *r, const char *key, char *buf, size_t len) {
+    const char *v = ns_kv_get(&r->tags, key);
+    if (v) return v;
+    int size = !strcmp(key, "size_b") || !strcmp(key, "params");
+    if (!size && strcmp(key, "family") != 0) return NULL;
+    const char *model = ns_kv_get(&r->tags, "model");
+    if (!model || len == 0) return NULL;
+    if (size) {
+        double b;
+        if (!ns_model_size_b(model, &b, NULL, NULL)) return NULL;
+        snprintf(buf, len, "%.10g", b);
+        return buf;
+    }
+    char *fam = ns_model_family_new(model);
+    snprintf(buf, len, "%s", fam);
+    free(fam);
+    return buf;
 }
 
 double ns_run_value(const ns_run *r, const ns_field *f) {
@@ -199,8 +265,22 @@ double ns_run_value(const ns_run *r, const ns_field *f) {
     case NS_FIELD_STAGE:
         v = ns__run_stage(r, f->name, f->stages);
         break;
+    case NS_FIELD_FACT:
+    case NS_FIELD_TOTAL: {
+        int any = 0;
+        double sum = 0;
+        for (int i = 0; i < r->nreports; i++) {
+            double x = ns_report_value(r->reports[i], f);
+            if (isnan(x)) continue;
+            sum += x;
+            any = 1;
+        }
+        if (any) v = sum;
+        break;
+    }
     case NS_FIELD_TAG: {
-        const char *s = ns_kv_get(&r->tags, f->name);
+        char buf[256];
+        const char *s = ns_run_tag(r, f->name, buf, sizeof buf);
         if (!s || !ns_text_number(s, &v)) v = NAN;
         break;
     }

@@ -24,7 +24,16 @@
  *                        over the run's reports, each under the map the
  *                        command's stage selection gives it (--stages;
  *                        automatic by default: vpux or mlir per report)
- *   AXIS                 (fit's x only) a tag whose values are numbers
+ *   total                the run's report totals, summed (the compiler's
+ *                        own time of every sub-model compile)
+ *   fact:NAME            a fact the compiler logged about a compile
+ *                        (report facts, run.json's reports[].metrics, e.g.
+ *                        vpuip_tasks), summed over the run's reports
+ *   AXIS                 (fit's x only) a tag whose values are numbers, or
+ *                        a derived tag (below)
+ * Derived tags: size_b (also as params) and family, read off the `model`
+ * tag (analyse/model_name.h) when the run has no tag of that name: a tag
+ * the run has always wins.  ns_run_tag is the one place they are made.
  * A value a run does not have is NaN, never 0.
  *
  * Ownership: an ns_runset owns its runs; ns_selection holds borrowed
@@ -51,6 +60,8 @@ typedef enum {
     NS_FIELD_PASS,   /* pass:NAME, summed over the run's reports */
     NS_FIELD_TAG,    /* a tag read as a number (an axis) */
     NS_FIELD_STAGE,  /* stage:NAME, the stage's time over the run's reports */
+    NS_FIELD_FACT,   /* fact:NAME, a compiler-logged number of each report */
+    NS_FIELD_TOTAL,  /* total, the report totals */
 } ns_field_kind;
 
 typedef struct {
@@ -68,6 +79,14 @@ typedef struct {
  * Returns 0, or -1 with *why set to a static sentence saying what is
  * accepted (stage:NAME gets its own). */
 int ns_field_parse(const char *spec, int as_axis, ns_field *f, const char **why);
+/* The value of field f for one report (a sub-model compile): pass:NAME,
+ * stage:NAME, total and fact:NAME; NaN for what a report does not have
+ * (and for the run-level fields). */
+double ns_report_value(const struct ns_report *rep, const ns_field *f);
+/* The value of tag `key` of r: its own tag, else a derived one (size_b,
+ * params, family from the model tag), written into buf[0..len); NULL when
+ * neither.  The result is borrowed from r or is buf. */
+const char *ns_run_tag(const ns_run *r, const char *key, char *buf, size_t len);
 /* Seconds?  (wall, user, sys, pass:NAME) -- text output prints them %.4f. */
 int ns_field_is_time(const ns_field *f);
 /* The value of field f for run r; NaN when the run does not have it. */

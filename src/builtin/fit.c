@@ -12,6 +12,11 @@
  *     in a point: without --mode each mode is fitted on its own.  Runs at
  *     one point that differ in another tag are mixed by the median, and a
  *     warning names the tag.
+ *   - --per report: each timing report (a sub-model compile: an NPUW LLM
+ *     run holds seven) is a point, x and y both from that report: x a
+ *     fact the compiler logged (fact:vpuip_tasks), y pass:NAME,
+ *     stage:NAME or total.  So the cost of a pass is fitted against the
+ *     workload that drives it, across every compile of a sweep.
  *   - CSV: --x, --y and --by name columns; each record is a point.
  *   - A run or record that lacks x, y or the --by value is left out and
  *     counted in one warning per cause; a point with x <= 0 or y <= 0 is
@@ -25,6 +30,7 @@
  */
 #include "builtin/builtin.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "analyse/dataset.h"
 #include "analyse/fit.h"
 #include "base/jsonw.h"
@@ -49,7 +55,7 @@ typedef struct {
     double x;          /* x of the run or record */
     double y;          /* y of it */
     const ns_run *run; /* the run (NULL for CSV) */
-    long line;         /* CSV: line of the record */
+    long line;         /* CSV: line of the record; --per report: the report's index */
 } ns__obs;
 
 typedef struct {
@@ -63,6 +69,8 @@ typedef struct {
     const char *yname;  /* --y as given */
     const char *byname; /* --by, or NULL */
     int csv;            /* inputs are CSV tables */
+    int per_report;     /* --per report: a point per timing report */
+    ns_strmap names;    /* derived --by values (family), owning their text */
     int y_time;         /* y is seconds (text headers say " s") */
     ns__obs *obs;       /* observations, then sorted into groups */
     int nobs;           /* entries in obs */
@@ -71,6 +79,7 @@ typedef struct {
     int total;          /* runs read / records read */
     int counted;        /* counted runs that matched (run folders) */
     int nmodes;         /* distinct modes among the counted runs */
+    int total_reports;  /* --per report: reports of the counted runs */
 } ns__fitset;
 
 static int ns__cmp_obs(const void *pa, const void *pb) {
@@ -136,11 +145,11 @@ static void ns__build(ns__fitset *s) {
         g->mode = s->obs[i].mode;
         for (int k = i; k < j;) {
             int e = k + 1;
-            if (!s->csv)
+            if (!s->csv && !s->per_report)
                 while (e < j && s->obs[e].x == s->obs[k].x) e++;
             for (int t = k; t < e; t++) ys[t - k] = s->obs[t].y;
             ns_fit_add(&g->fit, s->obs[k].x, ys, (size_t)(e - k));
-            if (!s->csv) ns__check_mixed(s, &s->obs[k], e - k, &warned);
+            if (!s->csv && !s->per_report) ns__check_mixed(s, &s->obs[k], e - k, &warned);
             k = e;
         }
         i = j;
@@ -155,7 +164,8 @@ static void ns__group_label(ns_buf *b, const ns__fitset *s, const ns__group *g) 
     if (s->byname) ns_buf_printf(b, "%s=%s", s->byname, g->group ? g->group : "");
     if (g->mode && (s->nmodes > 1 || strcmp(g->mode, "none") != 0))
         ns_buf_printf(b, "%smode %s", b->len > at ? ", " : "", g->mode);
-    if (b->len == at) ns_buf_puts(b, s->csv ? "all rows" : "all runs");
+    if (b->len == at)
+        ns_buf_puts(b, s->csv ? "all rows" : s->per_report ? "all reports" : "all runs");
     /* values from the runs: no control characters on a terminal */
     for (size_t i = at; i < b->len; i++)
         if ((unsigned char)b->data[i] < 0x20 || b->data[i] == 0x7f) b->data[i] = ' ';
@@ -176,8 +186,25 @@ static void ns__from_runs(ns__fitset *s, const ns_runset *set, const ns_kvlist *
     for (int i = 0; i < sel.n; i++) {
         const ns_run *r = sel.runs[i];
         ns__obs o = {NULL, r->mode, NAN, NAN, r, 0};
-        if (s->byname && !(o.group = ns_kv_get(&r->tags, s->byname))) {
-            no_by++;
+        char buf[256];
+        if (s->byname) {
+            const char *g = ns_run_tag(r, s->byname, buf, sizeof buf);
+            if (!g) {
+                no_by++;
+                continue;
+            }
+            int added;
+            size_t at = ns_strmap_intern(&s->names, g, &added);
+            o.group = s->names.keys[at];
+        }
+        if (s->per_report) {
+            s->total_reports += r->nreports;
+            for (int k = 0; k < r->nreports; k++) {
+                o.line = k;
+                if (isnan(o.x = ns_report_value(r->reports[k], fx))) no_x++;
+                else if (isnan(o.y = ns_report_value(r->reports[k], fy))) no_y++;
+                else ns__add_obs(s, &o);
+            }
             continue;
         }
         if (isnan(o.x = ns_run_value(r, fx))) {
@@ -190,14 +217,15 @@ static void ns__from_runs(ns__fitset *s, const ns_runset *set, const ns_kvlist *
         }
         ns__add_obs(s, &o);
     }
+    const char *unit = s->per_report ? "report" : "run";
     if (no_by)
         ns_warn_at(NULL, 0, "%d run%s without the tag '%s' left out", no_by,
                    no_by == 1 ? "" : "s", s->byname);
     if (no_x)
-        ns_warn_at(NULL, 0, "%d run%s without a number for %s%s left out", no_x,
+        ns_warn_at(NULL, 0, "%d %s%s without a number for %s%s left out", no_x, unit,
                    no_x == 1 ? "" : "s", fx->kind == NS_FIELD_TAG ? "the tag " : "", s->xname);
     if (no_y)
-        ns_warn_at(NULL, 0, "%d run%s without a value of %s left out", no_y,
+        ns_warn_at(NULL, 0, "%d %s%s without a value of %s left out", no_y, unit,
                    no_y == 1 ? "" : "s", s->yname);
     ns_selection_free(&sel);
 }
@@ -383,6 +411,9 @@ static void ns__render_text(ns_buf *b, const ns__fitset *s, char **inputs, int n
     } else {
         ns_buf_printf(b, "%d run%s, %d counted (ok, neither warmups nor primers)", s->total,
                       s->total == 1 ? "" : "s", s->counted);
+        if (s->per_report)
+            ns_buf_printf(b, ", %d report%s: a point per report", s->total_reports,
+                          s->total_reports == 1 ? "" : "s");
     }
     ns_buf_printf(b, "; %d fit%s\n", s->ngroups, s->ngroups == 1 ? "" : "s");
     if (s->nmodes > 1) ns_buf_puts(b, "each cache mode is fitted on its own (--mode picks one)\n");
@@ -409,6 +440,7 @@ static void ns__render_json(ns_buf *b, const ns__fitset *s) {
     ns_buf_printf(b, ",\"source\":\"%s\",\"%s\":%d", s->csv ? "csv" : "runs",
                   s->csv ? "records" : "runs", s->total);
     if (!s->csv) ns_buf_printf(b, ",\"counted\":%d", s->counted);
+    if (s->per_report) ns_buf_printf(b, ",\"per\":\"report\",\"reports\":%d", s->total_reports);
     ns_buf_puts(b, ",\"fits\":[");
     for (int i = 0; i < s->ngroups; i++) {
         const ns__group *g = &s->groups[i];
@@ -517,10 +549,20 @@ static void ns__render_csv(ns_buf *b, const ns__fitset *s) {
 
 /* ====== The command ====== */
 
+/* --where K=V[,K=V...]: repeatable, the pairs add up */
+static int ns__opt_where(const ns_option *opt, const char *v, const char **why) {
+    if (ns_select_parse((ns_kvlist *)opt->ctx, v) < 0) {
+        static char msg[300];
+        snprintf(msg, sizeof msg, "K=V[,K=V...], not '%.200s'", v);
+        *why = msg;
+        return -1;
+    }
+    return 0;
+}
+
 int ns_cmd_fit(int argc, char **argv) {
-    ns_args a;
-    ns_args_init(&a, argc, argv);
-    int fmt = NS__FIT_TEXT;
+    int fmt = NS__FIT_TEXT, per = 0;
+    static const char *const pers[] = {"run", "report", NULL};
     ns__fitset s = {0};
     ns_runset set = {0};
     ns_kvlist where = {0};
@@ -528,50 +570,45 @@ int ns_cmd_fit(int argc, char **argv) {
     int ntables = 0;
     const char *mode = NULL, *stage_spec = NULL; /* --mode, --stages */
     ns_stage_sel stages = {0};
-    char **inputs = ns_xcalloc((size_t)argc, sizeof *inputs);
+    char **inputs = ns_xcalloc((size_t)argc + 1, sizeof *inputs);
     int ninputs = 0, rc = NS_EXIT_OK, quiet = 0, ndirs = 0;
-    const char *v;
     ns_buf b = {0};
-    while (a.i < argc) {
-        int m;
-        if ((m = ns_args_value(&a, "--x", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            s.xname = v;
-        } else if ((m = ns_args_value(&a, "--y", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            s.yname = v;
-        } else if ((m = ns_args_value(&a, "--by", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            if (!*v) {
-                rc = ns_args_usage(&a, "--by: a tag name (a column name for CSV input)");
-                goto out;
-            }
-            s.byname = v;
-        } else if ((m = ns_args_value(&a, "--where", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            if (ns_select_parse(&where, v) < 0) {
-                rc = ns_args_usage(&a, "--where: K=V[,K=V...], not '%s'", v);
-                goto out;
-            }
-        } else if ((m = ns_args_value(&a, "--mode", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            mode = v;
-        } else if ((m = ns_args_value(&a, "--stages", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            stage_spec = v;
-        } else if ((m = ns_args_format(&a, ns__fit_formats, &fmt))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-        } else if ((m = ns_args_rest(&a, &quiet, inputs, &ninputs)) != NS_ARGS_TAKEN) {
-            rc = m == NS_ARGS_HELP ? NS_EXIT_OK : NS_EXIT_USAGE;
-            goto out;
-        }
+    ns_strmap_init(&s.names);
+    const ns_option own[] = {
+        NS_OPT_STRING(0, "x", &s.xname, "AXIS"),
+        NS_OPT_STRING(0, "y", &s.yname, "FIELD"),
+        NS_OPT_STRING(0, "by", &s.byname, "AXIS"),
+        NS_OPT_CHOICE(0, "per", &per, "run|report", pers),
+        NS_OPT_CALL(0, "where", "K=V", ns__opt_where, &where),
+        NS_OPT_STRING(0, "mode", &mode, "MODE"),
+        NS_OPT_STAGES(&stage_spec),
+        NS_OPT_CHOICE(0, "format", &fmt, "F", ns__fit_formats),
+        NS_OPT_QUIET(&quiet),
+        NS_OPT_END(),
+    };
+    const ns_option *const tabs[] = {own, NULL};
+    switch (ns_options_parse("fit", argc, argv, tabs, inputs, &ninputs)) {
+    case NS_OPTIONS_HELP: goto out;
+    case NS_OPTIONS_ERROR: rc = NS_EXIT_USAGE; goto out;
+    default: break;
+    }
+    s.per_report = per == 1;
+    if (s.byname && !*s.byname) {
+        rc = ns_options_usage("fit", "--by: a tag name (a column name for CSV input)");
+        goto out;
     }
     if (!s.xname || !s.yname) {
-        rc = ns_args_usage(&a, "%s is required", !s.xname ? "--x AXIS|metric:NAME" : "--y FIELD");
+        rc = ns_options_usage("fit", "%s is required",
+                              !s.xname ? "--x AXIS|metric:NAME" : "--y FIELD");
         goto out;
     }
     if (ninputs == 0) {
-        rc = ns_args_usage(&a, "no INPUT given (run folders, or CSV files)");
+        rc = ns_options_usage("fit", "no INPUT given (run folders, or CSV files)");
+        goto out;
+    }
+    if (s.per_report && strncmp(s.xname, "fact:", 5) != 0) {
+        rc = ns_options_usage("fit", "--per report: --x is a fact of each report (fact:NAME, "
+                                     "e.g. fact:vpuip_tasks), not '%s'", s.xname);
         goto out;
     }
     ns_diag_quiet(quiet);
@@ -586,18 +623,23 @@ int ns_cmd_fit(int argc, char **argv) {
         ndirs += S_ISDIR(st.st_mode) != 0;
     }
     if (ndirs && ndirs != ninputs) {
-        rc = ns_args_usage(&a, "the INPUTs are run folders or CSV files, not both");
+        rc = ns_options_usage("fit", "the INPUTs are run folders or CSV files, not both");
         goto out;
     }
     s.csv = ndirs == 0;
+    if (s.csv && s.per_report) {
+        rc = ns_options_usage("fit", "--per report reads the runs' reports: it needs run folders, "
+                                     "not CSV files");
+        goto out;
+    }
     if (s.csv) {
         if (where.n || mode) {
-            rc = ns_args_usage(&a, "%s selects runs: it needs run folders, not CSV files",
+            rc = ns_options_usage("fit", "%s selects runs: it needs run folders, not CSV files",
                                where.n ? "--where" : "--mode");
             goto out;
         }
         if (stage_spec) {
-            rc = ns_args_usage(&a, "--stages reads the runs' reports: it needs run folders, "
+            rc = ns_options_usage("fit", "--stages reads the runs' reports: it needs run folders, "
                                    "not CSV files");
             goto out;
         }
@@ -616,11 +658,11 @@ int ns_cmd_fit(int argc, char **argv) {
         ns_field fx, fy;
         const char *why;
         if (ns_field_parse(s.xname, 1, &fx, &why) < 0) {
-            rc = ns_args_usage(&a, "--x '%s': %s", s.xname, why);
+            rc = ns_options_usage("fit", "--x '%s': %s", s.xname, why);
             goto out;
         }
         if (ns_field_parse(s.yname, 0, &fy, &why) < 0) {
-            rc = ns_args_usage(&a, "--y '%s': %s", s.yname, why);
+            rc = ns_options_usage("fit", "--y '%s': %s", s.yname, why);
             goto out;
         }
         if (ns_stage_sel_init(&stages, stage_spec) < 0) {
@@ -681,6 +723,7 @@ out:
     ns_runset_free(&set);
     ns_stage_sel_free(&stages);
     ns_kv_free(&where);
+    ns_strmap_free(&s.names);
     free(inputs);
     ns_buf_free(&b);
     return rc;

@@ -1,0 +1,88 @@
+# shellcheck shell=bash
+# run_study.sh -- the study checks: a constructed NPUW-style sweep with known
+# ground truth (tests/helpers/gen-study.py, recorded by the real `sweep`
+# over a fake compile that prints at once), and what npuscope must find in
+# it: each configuration's regime, the exponent of FeasibleAllocation
+# against the task count (fit --per report), fits against the derived
+# size_b tag; and the published window exponents of the seed table.
+# Needs python3 and jq, nothing else.  Sourced by tests/run.sh (it uses
+# check and jqt from tests/lib.sh), or run alone: bash tests/run_study.sh.
+# Owns nothing but its checks and the sweep under $TMP/study.
+# EXPECT_* variables let a run prove a check fails (a wrong expectation).
+
+if [ -z "${NS_LIB:-}" ]; then
+    # shellcheck source=tests/lib.sh
+    . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+    study_alone=1
+fi
+
+STUDY=$TMP/study
+study_made() {
+    [ -s "$STUDY/truth.json" ] && return 0
+    NPUSCOPE=$NPUSCOPE python3 tests/helpers/gen-study.py "$STUDY" >/dev/null 2>&1
+    [ -s "$STUDY/truth.json" ]
+}
+
+# 60 configurations, each a run of 7 reports with a vpuip_tasks fact
+study_runs() {
+    study_made || { echo "gen-study.py made no study"; return 1; }
+    local n
+    n=$(ls "$STUDY/runs" | wc -l)
+    [ "$n" -eq "${EXPECT_RUNS:-60}" ] || { echo "runs: $n"; return 1; }
+    jqt -s 'all(.[]; (.reports | length) == 7 and all(.reports[]; .metrics.vpuip_tasks > 0))' \
+        "$STUDY"/runs/*/run.json
+}
+
+# the regime advise gives each configuration is the generator's
+study_regimes() {
+    study_made || return 1
+    "$NPUSCOPE" advise --format json "$STUDY/runs" 2>/dev/null >"$STUDY/advise.json"
+    jq -r '.cases[] | [.name, .regime] | @tsv' "$STUDY/advise.json" |
+        sed 's/^model=\([^ ]*\) window=\([^ ]*\) precision=\([^ ]*\) [^\t]*/\1 \2 \3/' |
+        sort >"$STUDY/got"
+    jq -r --arg wrong "${EXPECT_WRONG_CELL:-}" '.cells[] |
+        "\(.model) \(.window) \(.precision)\t\(if "\(.model) \(.window)" == $wrong
+                                             then "wrong" else .regime end)"' \
+        "$STUDY/truth.json" | sort >"$STUDY/want"
+    [ -s "$STUDY/want" ] && [ "$(wc -l <"$STUDY/got")" -eq 60 ] || { echo "no cells"; return 1; }
+    diff "$STUDY/want" "$STUDY/got"
+}
+
+# FeasibleAllocation against the task count, a point per report: the
+# generator's exponent lies in the 95% interval
+study_fit_tasks() {
+    study_made || return 1
+    local want=${EXPECT_EXPONENT:-$(jq .fa_exponent "$STUDY/truth.json")}
+    "$NPUSCOPE" fit --per report --x fact:vpuip_tasks --y pass:FeasibleAllocation \
+        --mode cold --format json "$STUDY/runs" >"$STUDY/fit.json" || return 1
+    jqt --argjson e "$want" '.fits | length == 1 and .[0].n == 420 and
+        .[0].ci95[0] <= $e and $e <= .[0].ci95[1]' "$STUDY/fit.json"
+}
+
+# the derived size_b tag is an axis: total time grows with model size,
+# fp16 faster than int8 (exponent ~0.53 + the fp16 crossing ~0.44)
+study_fit_size() {
+    study_made || return 1
+    "$NPUSCOPE" fit --x size_b --y total --by precision --where window=1024 --format json \
+        "$STUDY/runs" >"$STUDY/size.json" 2>/dev/null || return 1
+    jqt --argjson lo "${EXPECT_FP16_ABOVE:-0.1}" '.fits | length == 3 and
+        (map({(.group): .exponent}) | add) as $e |
+        $e.fp16 - $e.int8 > $lo and ($e.int4 - $e.int8 | fabs) < 0.05' "$STUDY/size.json"
+}
+
+# the published seed table: window^0.24 at 1.5B, window^0.55 at 7B
+study_seed() {
+    "$NPUSCOPE" fit --x window --y cold_s --by model --format json \
+        tests/data/seed-compile-table.csv >"$TMP/seed.json" 2>/dev/null || return 1
+    jqt --argjson a "${EXPECT_SEED_15:-0.24}" --argjson b "${EXPECT_SEED_7:-0.55}" '
+        (.fits | map({(.group): .exponent}) | add) as $e |
+        ($e.qwen25_1_5b - $a | fabs) < 0.01 and ($e.qwen25_7b - $b | fabs) < 0.01' "$TMP/seed.json"
+}
+
+check "study: gen-study.py records 60 NPUW runs of 7 reports" study_runs
+check "study: the regime of every configuration is the generator's" study_regimes
+check "study: fit --per report recovers FeasibleAllocation ~ tasks^0.69" study_fit_tasks
+check "study: fit --x size_b (a derived tag) --by precision" study_fit_size
+check "study: seed table window exponents 0.24 (1.5B) and 0.55 (7B)" study_seed
+
+if [ -n "${study_alone:-}" ]; then finish; fi
