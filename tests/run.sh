@@ -159,6 +159,9 @@ present "e2e clang-22 -ftime-trace/-ftime-report" clang-22 &&
 # never a crash, a hang or unbounded memory (tests/bad/README.md).
 # shellcheck source=tests/run_bad.sh
 . tests/run_bad.sh
+# the constructed study: regimes, the per-report fit, size_b (tests/run_study.sh)
+# shellcheck source=tests/run_study.sh
+. tests/run_study.sh
 
 # A large input crosses many read-buffer boundaries: the same reports must
 # come out as from the small file, byte for byte, from a file and a pipe.
