@@ -104,7 +104,7 @@ test:
 	@TIER=fast bash tests/run.sh
 
 demo:
-	@sh tests/deps.sh build
+	@sh tests/deps.sh demo
 	@$(MAKE) --no-print-directory all >/dev/null
 	@bash examples/demo.sh
 

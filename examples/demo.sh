@@ -25,3 +25,44 @@ echo
 echo "${bold}\$ npuscope report $log${norm}"
 ./npuscope report -o npuscope-report.html "$log"
 echo "open file://$(pwd)/npuscope-report.html in a browser"
+
+# ---------------------------------------------------------------- a study
+# The main job on a whole sweep: a small real study (mlir-opt-22 over module
+# size, 3 cold repeats each), then the constructed NPU study (60 NPUW
+# configurations with known ground truth, tests/helpers/gen-study.py), and
+# the study page.
+out=demo-runs
+rm -rf "$out"
+echo
+echo "${bold}\$ npuscope sweep -o $out/mlir -n 3 -L funcs=250,500,1000,2000 -- sh -c '...mlir-opt-22 --mlir-timing...'${norm}"
+echo "(a real compile, swept over module size: the module is generated with {funcs} functions)"
+./npuscope sweep -q -o "$out/mlir" -n 3 -L funcs=250,500,1000,2000 --tag tool=mlir-opt-22 -- sh -c '
+    awk -v n="$1" "BEGIN { for (i = 0; i < n; i++) {
+        printf \"func.func @f%d(%%a: i32, %%b: i32) -> i32 {\\n\", i
+        printf \"  %%0 = arith.addi %%a, %%b : i32\\n  %%1 = arith.muli %%0, %%a : i32\\n  return %%1 : i32\\n}\\n\" } }" |
+    mlir-opt-22 --mlir-timing "--pass-pipeline=builtin.module(inline,func.func(canonicalize,cse),convert-to-llvm)" -o /dev/null' sh '{funcs}'
+echo
+echo "${bold}\$ npuscope table $out/mlir${norm}"
+./npuscope table "$out/mlir"
+echo
+echo "${bold}\$ npuscope fit --x funcs --y wall $out/mlir${norm}"
+./npuscope fit --x funcs --y wall "$out/mlir"
+echo
+echo "${bold}\$ python3 tests/helpers/gen-study.py $out/npu${norm}"
+echo "(a CONSTRUCTED NPUW study, 5 models x 4 windows x 3 precisions, made by the real"
+echo " npuscope sweep over a fake compile that prints the vpux log format; no NPU here)"
+NPUSCOPE=./npuscope python3 tests/helpers/gen-study.py "$out/npu" >/dev/null
+echo
+echo "${bold}\$ npuscope advise $out/npu/runs${norm}"
+./npuscope advise "$out/npu/runs" >"$out/advise.txt"
+head -n 40 "$out/advise.txt"
+echo
+echo "${bold}\$ npuscope fit --per report --x fact:vpuip_tasks --y pass:FeasibleAllocation --mode cold $out/npu/runs${norm}"
+echo "(why memory scheduling is costly: each sub-model compile a point)"
+./npuscope fit --per report --x fact:vpuip_tasks --y pass:FeasibleAllocation --mode cold "$out/npu/runs" >"$out/fit.txt"
+head -n 9 "$out/fit.txt"
+echo "  ... (420 points, one per sub-model compile)"
+echo
+echo "${bold}\$ npuscope report -o npuscope-study.html $out/npu/runs${norm}"
+./npuscope report -q -o npuscope-study.html "$out/npu/runs"
+echo "the study page: open file://$(pwd)/npuscope-study.html in a browser"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # deps.sh -- install what npuscope needs on Debian when it is missing.
-#   deps.sh build   compiler, make, jansson            (make, make demo)
+#   deps.sh build   compiler, make, jansson            (make)
+#   deps.sh demo    + mlir-opt-22 and python3 for the demo's study (make demo)
 #   deps.sh test    + real compilers and tools the tests run, node, npm and
 #                   chromium for the report's browser tests, Slurm and munge
 #                   for a one-host cluster, pandas (make check)
@@ -16,7 +17,13 @@ have() { command -v "$1" >/dev/null 2>&1; }
 have cc || want gcc
 have make || want make
 [ -f /usr/include/jansson.h ] || want libjansson-dev
-if [ "$mode" != build ]; then
+if [ "$mode" = demo ]; then
+    # the demo's study: a real mlir-opt-22 sweep, jq, python3 for the
+    # constructed NPU study
+    have mlir-opt-22 || want mlir-22-tools
+    have python3 || want python3
+fi
+if [ "$mode" != build ] && [ "$mode" != demo ]; then
     have clang || want clang
     have jq || want jq
     have mlir-opt-22 || want mlir-22-tools

@@ -75,6 +75,10 @@ static void ns__local_slopes(ns_fit *f) {
         double x = f->pts[i].x;
         i = j;
         if (isnan(y)) continue; /* no used point at this x */
+        /* a slope over a step the noise can own says nothing (per-report
+         * points stand at every x): slopes run between x at least
+         * NS_FIT_MIN_STEP apart, the points between them left out */
+        if (!isnan(px) && f->min_step > 1 && x / px < f->min_step) continue;
         if (!isnan(px)) {
             f->slopes = ns_xrealloc(f->slopes, sizeof *f->slopes * (size_t)(f->nslopes + 1));
             ns_fit_slope *s = &f->slopes[f->nslopes++];

@@ -28,6 +28,10 @@
 
 /* A local slope this much above the global exponent is a cliff. */
 #define NS_FIT_CLIFF 1.0
+/* A per-report fit's min_step: its points (report sizes) stand at every
+ * x, and the slope of 1888 -> 1889 tasks is noise; a sweep's axis values
+ * are chosen steps, each slope between them meant (a cliff at 1.09x). */
+#define NS_FIT_MIN_STEP 1.25
 
 typedef struct {
     double x;        /* the x value */
@@ -61,6 +65,8 @@ typedef struct {
     double ci95_lo;       /* 95% confidence interval of the exponent */
     double ci95_hi;       /*   (NaN below 3 points) */
     int cliffs;           /* local slopes flagged as cliffs */
+    double min_step;      /* local slopes only between x this factor apart; <= 1:
+                             every x (a sweep's own axis values) */
 } ns_fit;
 
 /* Add the point at x made of the values v[0..n) (NaN ignored): y is their

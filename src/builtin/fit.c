@@ -686,6 +686,7 @@ int ns_cmd_fit(int argc, char **argv) {
     int fitted = 0;
     for (int i = 0; i < s.ngroups; i++) {
         ns__group *g = &s.groups[i];
+        if (s.per_report) g->fit.min_step = NS_FIT_MIN_STEP;
         if (ns_fit_power(&g->fit) == 0) fitted++;
         int out_of_fit = g->fit.npts - g->fit.used;
         if (out_of_fit) {
