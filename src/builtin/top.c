@@ -122,6 +122,20 @@ static void ns__maps_json(ns_buf *b, const ns_top *t) {
     ns_buf_putc(b, ']');
 }
 
+/* A row's sums after its name, kind and stage, in CSV: the columns of the
+ * header "count,wall_s,user_s,user_count,self_s,share" and the newline. */
+static void ns__csv_sums(ns_buf *b, const ns_top_row *row, double share, int dec) {
+    ns_buf_printf(b, ",%ld,", row->count);
+    ns_put_json_double(b, row->wall, dec);
+    ns_buf_putc(b, ',');
+    if (row->user_count) ns_put_json_double(b, row->user, dec);
+    ns_buf_printf(b, ",%ld,", row->user_count);
+    ns_put_json_double(b, row->self, dec);
+    ns_buf_putc(b, ',');
+    ns_put_json_double(b, share, 6);
+    ns_buf_putc(b, '\n');
+}
+
 /* One stage row (or Rest) in every format; share is self / total. */
 static void ns__stage_row(ns_buf *b, const ns_top *t, const ns_top_row *row, const char *name,
                           const char *desc, size_t k, ns__top_fmt f, int *partial) {
@@ -143,15 +157,7 @@ static void ns__stage_row(ns_buf *b, const ns_top *t, const ns_top_row *row, con
         ns_csv_field(b, name);
         ns_buf_printf(b, ",%s,", rest ? "rest" : "stage");
         if (!rest) ns_csv_field(b, name);
-        ns_buf_printf(b, ",%ld,", row->count);
-        ns_put_json_double(b, row->wall, dec);
-        ns_buf_putc(b, ',');
-        if (row->user_count) ns_put_json_double(b, row->user, dec);
-        ns_buf_printf(b, ",%ld,", row->user_count);
-        ns_put_json_double(b, row->self, dec);
-        ns_buf_putc(b, ',');
-        ns_put_json_double(b, share, 6);
-        ns_buf_putc(b, '\n');
+        ns__csv_sums(b, row, share, dec);
     } else {
         if (rest) ns_buf_printf(b, "%4s  ", "");
         else ns_buf_printf(b, "%4zu  ", k + 1);
@@ -246,15 +252,7 @@ static void ns__top_render(ns_buf *b, const ns_top *t, long limit, ns__top_fmt f
             ns_csv_field(b, name);
             ns_buf_printf(b, ",%s,", ns_kind_name(row->kind));
             if (stage) ns_csv_field(b, stage);
-            ns_buf_printf(b, ",%ld,", row->count);
-            ns_put_json_double(b, row->wall, dec);
-            ns_buf_putc(b, ',');
-            if (row->user_count) ns_put_json_double(b, row->user, dec);
-            ns_buf_printf(b, ",%ld,", row->user_count);
-            ns_put_json_double(b, row->self, dec);
-            ns_buf_putc(b, ',');
-            ns_put_json_double(b, share, 6);
-            ns_buf_putc(b, '\n');
+            ns__csv_sums(b, row, share, dec);
         } else {
             ns_buf_printf(b, "%4zu  %11.*f  %6.1f%%  %6ld  ", k + 1, dec, row->wall,
                           isfinite(share) ? share * 100 : 0.0, row->count);
