@@ -49,17 +49,20 @@ SM_LISTS="2024-npu40xx 2026-npu40xx 2026-npu50xx"
 SM_MAPFILE=${STAGEMAP_MAP:-stages/vpux.stages}
 SM_MAPARG=${STAGEMAP_MAP:-vpux}
 
+# the variants of a list, one name a line
+sm_variants() { sed -n 's/^# variant \([a-z]*\):.*/\1/p' "$SM_DIR/vpux-$1.passes"; }
+
 # sm_fixture LIST > FILE: the constructed reports of a list, one per variant
 sm_fixture() {
     local list=$1 shape=2025 v src
     case $list in 2024-*) shape=2024 ;; esac
     src=$(sed -n 's/^# source: \([^ ]*\) \([0-9a-f]\{8\}\).*/\1 @ \2/p' "$SM_DIR/vpux-$list.passes")
     echo "# constructed, not compiler output: built by tests/run_stagemap.sh (tests/stagemap/stagemap.awk) from tests/stagemap/vpux-$list.passes ($src), one report per variant; times invented"
-    for v in $(sed -n 's/^# variant \([a-z]*\):.*/\1/p' "$SM_DIR/vpux-$list.passes"); do
+    while read -r v; do
         echo "# variant $v: $(sed -n "s/^# variant $v: //p" "$SM_DIR/vpux-$list.passes" | cut -c1-120)"
         awk -v VARIANT="$v" -v SHAPE="$shape" -v LISTNAME="$list" -v EXPECT="$SM/expect-$list-$v" \
-            -f "$SM_DIR/stagemap.awk" "$SM_DIR/intent.txt" "$SM_DIR/vpux-$list.passes" || return 1
-    done
+            -f "$SM_DIR/stagemap.awk" "$SM_DIR/intent.txt" "$SM_DIR/vpux-$list.passes" </dev/null || return 1
+    done < <(sm_variants "$list")
 }
 
 # the rows `npuscope stages` lists, one per line: STAGE<TAB>RULE<TAB>NAME (per report)
@@ -88,10 +91,10 @@ sm_intent() {
     [ -s "$SM/$list.log" ] || sm_fixture "$list" >"$SM/$list.log" || return 1
     sm_rows "$SM/$list.log" >"$SM/rows-$list" || { echo "npuscope stages failed"; return 1; }
     : >"$SM/want-$list"
-    for v in $(sed -n 's/^# variant \([a-z]*\):.*/\1/p' "$SM_DIR/vpux-$list.passes"); do
+    while read -r v; do
         r=$((r + 1))
         awk -v r=$r -v v="$v" '{ printf "%d\t%s\t%s\n", r, v, $0 }' "$SM/expect-$list-$v" >>"$SM/want-$list"
-    done
+    done < <(sm_variants "$list")
     # join line by line: report, variant, expected, name, seq, builder | report, stage, rule, name
     paste "$SM/want-$list" "$SM/rows-$list" | awk -F'\t' -v list="$list" '
         NF != 10 || $1 != $7 || $4 != $10 { printf "%s: row %d out of step: want \"%s\" (report %s), got \"%s\" (report %s)\n", list, NR, $4, $1, $10, $7; bad++; exit 1 }
@@ -116,7 +119,7 @@ sm_counts() {
 }
 
 sm_keys() {
-    local list v f=0
+    local list
     for list in $SM_LISTS; do
         paste "$SM/want-$list" "$SM/rows-$list" | awk -F'\t' -v list="$list" '{ print list "\t" $2 "\t" $4 "\t" $8 }'
     done >"$SM/all-rows"
@@ -158,10 +161,12 @@ sm_dead() {
             r = re(pat); hit = 0
             for (i = 1; i <= n; i++) if (nm[i] ~ r) { hit = 1; break }
             if (hit) live++
-            else if (kept != "") { keep++; printf "kept: %s %s (line %d: %s)\n", kind, pat, NR, kept }
+            else if (kept != "") keeps[++keep] = sprintf("kept: %s %s (line %d: %s)", kind, pat, NR, kept)
             else { printf "dead: %s %s (line %d): no row of any list matches it\n", kind, pat, NR; dead++ }
         }
-        END { printf "%d rules live, %d kept for other versions, %d dead\n", live, keep, dead; exit dead > 0 }' "$SM_MAPFILE"
+        END { printf "%d rules live, %d kept for other versions, %d dead\n", live, keep, dead
+              for (i = 1; i <= keep; i++) print keeps[i]
+              exit dead > 0 }' "$SM_MAPFILE"
 }
 
 sm_builtin() {
