@@ -162,6 +162,9 @@ present "e2e clang-22 -ftime-trace/-ftime-report" clang-22 &&
 # the constructed study: regimes, the per-report fit, size_b (tests/run_study.sh)
 # shellcheck source=tests/run_study.sh
 . tests/run_study.sh
+# the vpux stage map against the compiler's own pass order (tests/stagemap)
+# shellcheck source=tests/run_stagemap.sh
+. tests/run_stagemap.sh
 
 # A large input crosses many read-buffer boundaries: the same reports must
 # come out as from the small file, byte for byte, from a file and a pipe.
