@@ -2,6 +2,7 @@
 #
 #   make            build ./npuscope
 #   make check      install missing test tools (apt-get, as root), build, run every test
+#   make layers     check that includes and calls point down src/LAYERS (tools/layers.sh)
 #   make demo       run the main job on the embedded example
 #   make bench      benchmarks (ratios against baselines measured in the same run)
 #   make bench-report   only the report's benchmarks (page speed in Chromium, a big sweep)
@@ -93,7 +94,12 @@ include fuzz/fuzz.mk
 check:
 	@sh tests/deps.sh test
 	@$(MAKE) --no-print-directory WERROR=1 all units
+	@bash tools/layers.sh $(BUILD)
 	@bash tests/run.sh
+
+# the dependency order of src/LAYERS, checked on the sources and objects
+layers: all
+	@bash tools/layers.sh $(BUILD)
 
 test: check
 
