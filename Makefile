@@ -4,6 +4,7 @@
 #   make check      install missing test tools (apt-get, as root), build, run every test
 #   make test       the fast tier: build, unit/golden/exactness/export/bad-input tests,
 #                   the self-test and the layer checker (no root, under 2 minutes)
+#   make layers     check that includes and calls point down src/LAYERS (tools/layers.sh)
 #   make demo       run the main job on the embedded example
 #   make bench      benchmarks (ratios against baselines measured in the same run)
 #   make bench-report   only the report's benchmarks (page speed in Chromium, a big sweep)
@@ -102,6 +103,11 @@ check:
 test:
 	@$(MAKE) --no-print-directory WERROR=1 all units
 	@TIER=fast bash tests/run.sh
+
+# the dependency order of src/LAYERS, checked on the sources and objects
+# (tests/run.sh runs the same check in both tiers)
+layers: all
+	@bash tools/layers.sh $(BUILD)
 
 demo:
 	@sh tests/deps.sh demo
