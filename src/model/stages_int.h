@@ -1,0 +1,79 @@
+/* stages_int.h -- the private half of the stage-map module.
+ *
+ * The module is broken out into two files for easier editing (as sqlite's
+ * whereInt.h is for where.c):
+ *   stages.c        the map's accessors, patterns, giving every row of a
+ *                   report its stage, stage sums;
+ *   stages_parse.c  reading a rules file (and the built-in maps) into a map,
+ *                   and choosing the map for a report (--stages auto).
+ * They share the types below; only stages.h is public.  stages_parse.c
+ * calls into stages.c (the pattern helpers), never the other way.
+ */
+#ifndef NPUSCOPE_STAGES_INT_H
+#define NPUSCOPE_STAGES_INT_H
+
+#include "model/stages.h"
+
+#include "base/strmap.h"
+
+#define NS__MAP_MAX (16u << 20) /* bytes; a larger file is not a stage map */
+
+typedef struct {
+    char *name; /* stage name */
+    char *desc; /* description, "" when none */
+    int line;   /* line of its `stage` rule */
+} ns__stage;
+
+typedef struct {
+    char *pattern; /* exact name (escapes resolved) or glob (as written) */
+    int glob;      /* pattern has an unescaped '*' or '?' */
+    int stage;     /* index into stages (unused for scope patterns) */
+    int line;      /* line of the rule */
+} ns__rule;
+
+typedef struct {
+    ns__rule *scopes;  /* parent-name patterns of this block (none: the unscoped block) */
+    int nscopes;       /* entries in scopes */
+    ns__rule *markers; /* marker rules, in file order */
+    int nmarkers;      /* entries in markers */
+    int line;          /* line of the first scope rule */
+} ns__block;
+
+/* A log repeats the same few hundred row names in thousands of reports:
+ * what depends on the name alone (its name rule, its scope block) is
+ * looked up once per name.  The memo lives behind a pointer so that a map
+ * passed const can fill it; it stops growing at NS__MEMO_MAX names, past
+ * which names are matched every time (a hostile log of unique names costs
+ * no memory). */
+#define NS__MEMO_MAX 65536
+
+typedef struct {
+    ns_strmap names; /* names seen -> index into the arrays below */
+    int *rule;       /* index into the map's names, -1 for none */
+    int *block;      /* index into the map's blocks, -1 for none */
+    size_t cap;      /* entries allocated in rule and block */
+} ns__memo;
+
+struct ns_stage_map {
+    char *label;        /* "vpux", "mlir" or the file name */
+    char *text;         /* the text parsed, NUL-terminated */
+    ns__stage *stages;  /* in declaration order */
+    int nstages;        /* entries in stages */
+    ns__rule *names;    /* name rules, in file order */
+    int nnames;         /* entries in names */
+    ns_strmap exact;    /* exact names -> index into exact_rule */
+    int *exact_rule;    /* exact map index -> index into names */
+    int nglobs;         /* name rules that are globs */
+    ns__block *blocks;  /* scope blocks, in file order */
+    int nblocks;        /* entries in blocks */
+    ns__block any;      /* markers before any scope line: every other parent */
+    int dflt;           /* stage of the default rule, -1 before it is read */
+    int dflt_line;      /* its line */
+    ns__memo *memo;     /* what each row name decides, filled as names are seen */
+};
+
+/* stages.c: rule helpers the parser uses. */
+void ns_stages__rules_free(ns__rule *r, int n);
+void ns_stages__rule_set(ns__rule *r, const char *pattern, int stage, int line);
+
+#endif
