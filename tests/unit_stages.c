@@ -313,9 +313,13 @@ static void test_parse_errors(void) {
     static const char *const cases[][2] = {
         {"stage a\nstage a\ndefault a\n", "t.stages:2: stage 'a' is already declared (line 1)\n"},
         {"stage a\nfoo bar\ndefault a\n",
-         "t.stages:2: unknown rule 'foo' (a line is 'stage', 'name', 'marker', 'scope' or "
-         "'default', or a '#' comment)\n"},
+         "t.stages:2: unknown rule 'foo' (a line is 'stage', 'name', 'marker', 'scope', "
+         "'default' or 'logger', or a '#' comment)\n"},
         {"stage a\nname X\ndefault a\n", "t.stages:2: name: expected 'name PATTERN -> STAGE'\n"},
+        {"stage a\nlogger x\ndefault a\n",
+         "t.stages:2: logger: expected 'logger NAME -> PASS' (or '-> -' for no pass)\n"},
+        {"stage a\nlogger x -> A\nlogger x -> B\ndefault a\n",
+         "t.stages:3: logger 'x' already has a rule (line 2)\n"},
         {"stage a\nmarker X a\ndefault a\n",
          "t.stages:2: marker: expected 'marker PATTERN -> STAGE'\n"},
         {"stage a\nname   -> a\ndefault a\n",
@@ -352,8 +356,8 @@ static void test_parse_errors(void) {
         {"# only comments\n\n", "t.stages: no stage declared ('stage NAME [description]')\n"},
         /* several problems: every one, in order */
         {"stage a\nbogus\nname Y -> zz\nstage a\ndefault a\n",
-         "t.stages:2: unknown rule 'bogus' (a line is 'stage', 'name', 'marker', 'scope' or "
-         "'default', or a '#' comment)\n"
+         "t.stages:2: unknown rule 'bogus' (a line is 'stage', 'name', 'marker', 'scope', "
+         "'default' or 'logger', or a '#' comment)\n"
          "t.stages:3: unknown stage 'zz' (declare it with 'stage zz' before this line)\n"
          "t.stages:4: stage 'a' is already declared (line 1)\n"},
     };

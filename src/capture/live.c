@@ -2,6 +2,7 @@
 #include "capture/live.h"
 
 #include "base/jsonw.h"
+#include "model/stages.h"
 #include "npu/logline.h"
 #include "npu/npu.h"
 #include "render/status.h"
@@ -24,6 +25,7 @@ struct ns_live {
     size_t len[2];            /* its kept bytes */
     char *label;              /* the run's label */
     ns_profile *profile;      /* an earlier run's profile (owned), or NULL */
+    ns_stage_map *map;        /* the vpux map: which logger is which pass (owned) */
     char *npuw;               /* NPUW layout, or NULL */
     ns_progress pos;          /* where in the profile */
     int at_known;             /* pos names a row the profile has */
@@ -56,6 +58,7 @@ ns_live *ns_live_new(int fd, int width, FILE *events) {
     l->width = width;
     l->events = events;
     l->t0 = ns__now();
+    l->map = ns_stage_map_builtin_new("vpux");
     return l;
 }
 
@@ -63,6 +66,7 @@ void ns_live_free(ns_live *l) {
     if (!l) return;
     ns_live_clear(l);
     ns_profile_free(l->profile);
+    ns_stage_map_free(l->map);
     free(l->label);
     free(l->npuw);
     free(l);
@@ -112,13 +116,15 @@ static void ns__line(ns_live *l, const char *s, size_t n) {
     const char *name;
     size_t k;
     if (ns_logline_parse(s, n, &ll)) {
-        if (ns_logger_is_pass(ll.logger, ll.logger_len) &&
-            (ll.logger_len != strlen(l->pass) || memcmp(ll.logger, l->pass, ll.logger_len))) {
-            size_t m = ll.logger_len < sizeof l->pass - 1 ? ll.logger_len : sizeof l->pass - 1;
-            memcpy(l->pass, ll.logger, m);
-            l->pass[m] = 0;
+        char logger[160];
+        size_t m = ll.logger_len < sizeof logger - 1 ? ll.logger_len : sizeof logger - 1;
+        memcpy(logger, ll.logger, m);
+        logger[m] = 0;
+        const char *pass = ns_logger_pass(l->map, logger);
+        if (pass && strcmp(logger, l->pass) != 0) {
+            memcpy(l->pass, logger, m + 1);
             char key[128];
-            ns_pass_key(l->pass, m, key, sizeof key);
+            ns_pass_key(pass, strlen(pass), key, sizeof key);
             l->at_known = ns_progress_pass(l->profile, &l->pos, l->compiles, key);
             ns__event(l, "pass", l->pass, NAN);
         }

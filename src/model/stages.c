@@ -62,6 +62,10 @@ void ns_stage_map_free(ns_stage_map *m) {
     ns_stages__rules_free(m->any.markers, m->any.nmarkers);
     free(m->label);
     free(m->text);
+    for (size_t i = 0; i < m->loggers.count; i++) free(m->logger_pass[i]);
+    free(m->logger_pass);
+    free(m->logger_line);
+    ns_strmap_free(&m->loggers);
     if (m->memo) {
         ns_strmap_free(&m->memo->names);
         free(m->memo->rule);
@@ -72,6 +76,11 @@ void ns_stage_map_free(ns_stage_map *m) {
 }
 
 const char *ns_stage_map_label(const ns_stage_map *m) { return m->label; }
+
+const char *ns_stage_logger_pass(const ns_stage_map *m, const char *logger) {
+    size_t k = ns_strmap_find(&m->loggers, logger);
+    return k == (size_t)-1 ? NULL : m->logger_pass[k];
+}
 const char *ns_stage_map_text(const ns_stage_map *m) { return m->text; }
 int ns_stage_count(const ns_stage_map *m) { return m->nstages; }
 const char *ns_stage_name(const ns_stage_map *m, int i) { return m->stages[i].name; }

@@ -71,6 +71,10 @@ ns_stage_map *ns_stage_map_load_new(const char *spec);
 void ns_stage_map_free(ns_stage_map *m);
 
 const char *ns_stage_map_label(const ns_stage_map *m); /* "vpux", "mlir" or the file */
+/* The pass a logger of the NPU compiler belongs to, by the map's `logger`
+ * rules: the pass's name, "" for a logger of no pass, NULL when the map
+ * has no rule for it (docs/stages.md). */
+const char *ns_stage_logger_pass(const ns_stage_map *m, const char *logger);
 const char *ns_stage_map_text(const ns_stage_map *m);  /* the text it was parsed from */
 int ns_stage_count(const ns_stage_map *m);             /* declared stages */
 const char *ns_stage_name(const ns_stage_map *m, int i);

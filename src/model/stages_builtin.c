@@ -343,7 +343,30 @@ const char ns_stages_vpux_text[] =
     "marker AddSwKernelCacheHandlingOps -> other\n"
     "marker BreakDataFlow -> other\n"
     "marker ConvertAsyncOpsToTasks -> other\n"
-    "marker UnrollSwKernel -> other\n";
+    "marker UnrollSwKernel -> other\n"
+    "\n"
+    "# ====== Pass loggers (the live status line, not stages) ======\n"
+    "# At LOG_INFO each pass logs through a logger named after its argument\n"
+    "# ([feasible-allocation]); the status line of record, sweep and watch names\n"
+    "# the pass of the last such line.  A logger is matched to the report's pass\n"
+    "# by its letters and digits (feasible-allocation is FeasibleAllocation,\n"
+    "# dump-statistics-of-task-ops is DumpStatisticsOfTaskOpsPass); a rule here\n"
+    "# names the pass where that match is wrong, and \"-\" marks the loggers of the\n"
+    "# compiler, the plugin and its adapters, which are no pass at all.\n"
+    "logger vpux-compiler -> -\n"
+    "logger compiler-threading -> -\n"
+    "logger memory-usage-collector -> -\n"
+    "logger global -> -\n"
+    "logger DriverCompilerAdapter -> -\n"
+    "logger PluginCompilerAdapter -> -\n"
+    "logger serializeConfig -> -\n"
+    "logger VCL -> -\n"
+    "logger NPUPlugin -> -\n"
+    "logger CompiledModel -> -\n"
+    "logger Plugin -> -\n"
+    "logger Graph -> -\n"
+    "logger ZeroInitStructsHolder -> -\n"
+    "logger NPUW -> -\n";
 
 /* ====== mlir: any other MLIR tool, LLVM and clang ====== */
 extern const char ns_stages_mlir_text[];

@@ -70,6 +70,10 @@ struct ns_stage_map {
     int dflt;           /* stage of the default rule, -1 before it is read */
     int dflt_line;      /* its line */
     ns__memo *memo;     /* what each row name decides, filled as names are seen */
+    ns_strmap loggers;  /* `logger` rules: logger name -> index into logger_pass */
+    char **logger_pass; /* the pass each logger is ("" for a logger of no pass) */
+    int *logger_line;   /* the line of each logger rule */
+    size_t logger_cap;  /* entries allocated in logger_pass and logger_line */
 };
 
 /* stages.c: rule helpers the parser uses. */

@@ -241,6 +241,39 @@ static void ns__rule_default(ns__parser *p, char *rest) {
     p->m->dflt_line = p->line;
 }
 
+/* logger NAME -> PASS: the NPU compiler's pass logger NAME (its pass's
+ * argument, as the log prints it) belongs to the pass PASS (as the timing
+ * report prints it); "-> -": NAME is the logger of no pass (vpux-compiler,
+ * compiler-threading).  The live status reads these; stages do not. */
+static void ns__rule_logger(ns__parser *p, char *rest) {
+    char *arrow = NULL;
+    for (char *a = strstr(rest, "->"); a; a = strstr(a + 1, "->")) arrow = a;
+    if (!arrow) {
+        ns__err(p, p->line, "logger: expected 'logger NAME -> PASS' (or '-> -' for no pass)");
+        return;
+    }
+    *arrow = 0;
+    char *name = ns__trim(rest), *pass = ns__trim(arrow + 2);
+    if (!*name || !*pass || strpbrk(name, " \t")) {
+        ns__err(p, p->line, "logger: expected 'logger NAME -> PASS' (or '-> -' for no pass)");
+        return;
+    }
+    ns_stage_map *m = p->m;
+    int added;
+    size_t k = ns_strmap_intern(&m->loggers, name, &added);
+    if (!added) {
+        ns__err(p, p->line, "logger '%s' already has a rule (line %d)", name, m->logger_line[k]);
+        return;
+    }
+    if (k >= m->logger_cap) {
+        m->logger_cap = m->logger_cap ? m->logger_cap * 2 : 32;
+        m->logger_pass = ns_xrealloc(m->logger_pass, sizeof *m->logger_pass * m->logger_cap);
+        m->logger_line = ns_xrealloc(m->logger_line, sizeof *m->logger_line * m->logger_cap);
+    }
+    m->logger_pass[k] = ns_strdup(strcmp(pass, "-") ? pass : "");
+    m->logger_line[k] = p->line;
+}
+
 static void ns__parse_line(ns__parser *p, char *s) {
     s = ns__trim(s);
     if (!*s || *s == '#') return;
@@ -253,9 +286,10 @@ static void ns__parse_line(ns__parser *p, char *s) {
     else if (strcmp(kw, "marker") == 0) ns__rule_marker(p, rest);
     else if (strcmp(kw, "scope") == 0) ns__rule_scope(p, rest);
     else if (strcmp(kw, "default") == 0) ns__rule_default(p, rest);
+    else if (strcmp(kw, "logger") == 0) ns__rule_logger(p, rest);
     else
         ns__err(p, p->line, "unknown rule '%s' (a line is 'stage', 'name', 'marker', "
-                            "'scope' or 'default', or a '#' comment)", kw);
+                            "'scope', 'default' or 'logger', or a '#' comment)", kw);
 }
 
 ns_stage_map *ns_stage_map_parse_new(const char *file, const char *text, size_t len,
@@ -266,6 +300,7 @@ ns_stage_map *ns_stage_map_parse_new(const char *file, const char *text, size_t 
     m->text = ns_strndup(text, len);
     m->dflt = -1;
     ns_strmap_init(&m->exact);
+    ns_strmap_init(&m->loggers);
     ns__parser p = {m, file, NULL, 0, 0, -1, -1, 0};
     ns_buf line = {0};
     for (size_t at = 0; at < len;) {

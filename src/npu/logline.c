@@ -1,14 +1,9 @@
 /* logline.c -- the vpux logger prefix and pass keys (logline.h). */
 #include "npu/logline.h"
 
-#include <string.h>
+#include "model/stages.h"
 
-/* Loggers of the compiler and the plugin that are not passes. */
-static const char *const ns__not_passes[] = {
-    "vpux-compiler", "compiler-threading", "memory-usage-collector", "global",
-    "DriverCompilerAdapter", "PluginCompilerAdapter", "serializeConfig", "VCL", "NPUPlugin",
-    "CompiledModel", "Plugin", "Graph", "ZeroInitStructsHolder", "NPUW", NULL,
-};
+#include <string.h>
 
 static int ns__is_level(const char *s, size_t n) {
     static const char *const levels[] = {"FATAL", "ERROR", "WARNING", "INFO", "DEBUG", "TRACE",
@@ -53,10 +48,10 @@ int ns_logline_parse(const char *s, size_t n, ns_logline *l) {
     return 1;
 }
 
-int ns_logger_is_pass(const char *name, size_t n) {
-    for (int i = 0; ns__not_passes[i]; i++)
-        if (strlen(ns__not_passes[i]) == n && memcmp(ns__not_passes[i], name, n) == 0) return 0;
-    return n > 0;
+const char *ns_logger_pass(const ns_stage_map *m, const char *name) {
+    const char *pass = m ? ns_stage_logger_pass(m, name) : NULL;
+    if (pass) return *pass ? pass : NULL;
+    return *name ? name : NULL; /* no rule: the logger's own name gives the key */
 }
 
 size_t ns_pass_key(const char *name, size_t n, char *key, size_t size) {

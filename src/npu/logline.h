@@ -10,9 +10,10 @@
  * A logger name is the pass's argument (feasible-allocation), while the
  * timing report prints the pass's class name (FeasibleAllocation, or
  * FuseClampPass): both become the same key by keeping letters and digits,
- * lower-cased, with a trailing "pass" dropped.  The loggers that are not
- * passes (vpux-compiler, compiler-threading, the plugin's adapters ...)
- * are listed here once, so they never pose as a pass.
+ * lower-cased, with a trailing "pass" dropped.  Where that is not enough,
+ * the stage map says so as data: `logger NAME -> PASS`, and `logger NAME
+ * -> -` for the loggers that are no pass (vpux-compiler, compiler-threading,
+ * the plugin's adapters), so they never pose as the pass running now.
  */
 #ifndef NPUSCOPE_LOGLINE_H
 #define NPUSCOPE_LOGLINE_H
@@ -32,9 +33,12 @@ typedef struct {
  * Returns 1 and fills *l, or 0 when the line has no logger prefix. */
 int ns_logline_parse(const char *s, size_t n, ns_logline *l);
 
-/* Is the logger one of a pass (not the compiler's, the plugin's or the
- * threading one)? */
-int ns_logger_is_pass(const char *name, size_t n);
+/* The pass a logger belongs to, by the stage map's `logger` rules (data:
+ * stages/vpux.stages): the pass name to key, the logger's own name when the
+ * map has no rule for it, or NULL for a logger of no pass (the compiler's,
+ * the plugin's, the threading one).  m may be NULL (no rules). */
+struct ns_stage_map;
+const char *ns_logger_pass(const struct ns_stage_map *m, const char *name);
 
 /* The key a pass is matched by: letters and digits lower-cased, a trailing
  * "pass" dropped ("feasible-allocation", "FeasibleAllocation" and
