@@ -16,6 +16,7 @@
  */
 #include "builtin/builtin.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "analyse/dataset.h"
 #include "base/jsonw.h"
 #include "parse/run_read.h"
@@ -469,30 +470,30 @@ static void ns__render(ns_buf *b, const ns__advice *ad, int json) {
 }
 
 int ns_cmd_advise(int argc, char **argv) {
-    ns_args a;
-    ns_args_init(&a, argc, argv);
     ns_read_opts ro = {0};
-    const char *stages = NULL, *v;
-    int json = 0, rc = NS_EXIT_OK;
-    char **inputs = ns_xcalloc((size_t)argc, sizeof *inputs);
+    const char *stages = NULL;
+    int format = 0, per_config = 0, rc = NS_EXIT_OK;
+    static const char *const formats[] = {"text", "json", NULL};
+    char **inputs = ns_xcalloc((size_t)argc + 1, sizeof *inputs);
     int ninputs = 0;
     ns__advice ad;
     memset(&ad, 0, sizeof ad);
-    while (a.i < argc) {
-        int m;
-        if ((m = ns_args_value(&a, "--stages", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            stages = v;
-        } else if ((m = ns_args_value(&a, "--format", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            if (!strcmp(v, "json")) json = 1;
-            else if (strcmp(v, "text")) { rc = ns_args_usage(&a, "--format: text or json, not '%s'", v); goto out; }
-        } else if ((m = ns_args_common(&a, &ro, inputs, &ninputs)) != NS_ARGS_TAKEN) {
-            rc = m == NS_ARGS_HELP ? NS_EXIT_OK : NS_EXIT_USAGE;
-            goto out;
-        }
+    const ns_option own[] = {
+        NS_OPT_STAGES(&stages),
+        NS_OPT_CHOICE(0, "format", &format, "F", formats),
+        NS_OPT_FLAG(0, "per-config", &per_config),
+        NS_OPT_READ(&ro),
+        NS_OPT_END(),
+    };
+    const ns_option *const tabs[] = {own, NULL};
+    switch (ns_options_parse("advise", argc, argv, tabs, inputs, &ninputs)) {
+    case NS_OPTIONS_HELP: goto out;
+    case NS_OPTIONS_ERROR: rc = NS_EXIT_USAGE; goto out;
+    default: break;
     }
-    if (!ninputs) { rc = ns_args_usage(&a, "give a log or a run folder"); goto out; }
+    int json = format == 1;
+    (void)per_config;
+    if (!ninputs) { rc = ns_options_usage("advise", "give a log or a run folder"); goto out; }
     ns_diag_quiet(ro.quiet);
     if (ns_stage_sel_init(&ad.sel, stages) != 0) { rc = NS_EXIT_USAGE; goto out; }
     ns_runset rs = {0};
