@@ -191,7 +191,9 @@ static void ns__describe_one(ns_buf *b, const ns_study *s, const ns_study_regime
     int same = 1;
     for (size_t c = 1; c < combos.count && same; c++)
         same = !memcmp(mark[c], mark[0], (size_t)ax[num].n);
-    ns_buf_printf(b, " at %s%s ", ax[num].key, "s");
+    int marked = 0;
+    for (int i = 0; i < ax[num].n; i++) marked += mark[0][i] != 0;
+    ns_buf_printf(b, " at %s%s ", ax[num].key, marked > 1 || !same ? "s" : "");
     if (same && (long)combos.count == all) {
         ns__ranges(b, ax[num].v, ax[num].n, mark[0]);
         if (nax > 2) {
