@@ -8,7 +8,9 @@
 # Needs python3 and jq, nothing else.  Sourced by tests/run.sh (it uses
 # check and jqt from tests/lib.sh), or run alone: bash tests/run_study.sh.
 # Owns nothing but its checks and the sweep under $TMP/study.
-# EXPECT_* variables let a run prove a check fails (a wrong expectation).
+# EXPECT_* variables let a run prove a check fails (a wrong expectation):
+# EXPECT_MAX_LINES=20, EXPECT_WRONG_FIX=serialization and
+# EXPECT_WRONG_STUDY_CELL="qwen2-7b 1024" each fail one advise check.
 
 if [ -z "${NS_LIB:-}" ]; then
     # shellcheck source=tests/lib.sh
@@ -79,10 +81,52 @@ study_seed() {
         ($e.qwen25_1_5b - $a | fabs) < 0.01 and ($e.qwen25_7b - $b | fabs) < 0.01' "$TMP/seed.json"
 }
 
+# advise leads with the study: one table row per regime, its fix id the
+# generator's, in under 40 lines (the per-configuration blocks need
+# --per-config)
+study_advise_text() {
+    study_made || return 1
+    "$NPUSCOPE" advise "$STUDY/runs" 2>/dev/null >"$STUDY/advise.txt" || return 1
+    local lines
+    lines=$(wc -l <"$STUDY/advise.txt")
+    [ "$lines" -lt "${EXPECT_MAX_LINES:-40}" ] || { echo "advise: $lines lines"; return 1; }
+    head -1 "$STUDY/advise.txt" | grep -q '^study of 60 configurations' || { echo "no study first"; return 1; }
+    sed -n 2p "$STUDY/advise.txt" | grep -q '^| regime *| cells *| dominant pass (median share) *| root cause *| fix *|$' ||
+        { echo "no study table"; return 1; }
+    # regime, cells, fix of each table row against truth.json
+    awk -F' *[|] *' '/^[|] [a-z]/ && $2 != "regime" {print $2 "\t" $3 "\t" $6}' "$STUDY/advise.txt" |
+        sort >"$STUDY/got-table"
+    jq -r --arg wrong "${EXPECT_WRONG_FIX:-}" '.fix as $fix | .cells | group_by(.regime)[] |
+        "\(.[0].regime)\t\(length)\t\(if .[0].regime == $wrong then "wrong" else $fix[.[0].regime] end)"' \
+        "$STUDY/truth.json" | sort >"$STUDY/want-table"
+    diff "$STUDY/want-table" "$STUDY/got-table" || return 1
+    "$NPUSCOPE" advise --per-config "$STUDY/runs" 2>/dev/null | grep -c ' s per compile' | grep -qx 60
+}
+
+# advise --format json: study.regimes has the contract's keys, and its
+# cells and fix ids are the generator's
+study_advise_json() {
+    study_made || return 1
+    "$NPUSCOPE" advise --format json "$STUDY/runs" 2>/dev/null >"$STUDY/advise.json" || return 1
+    jqt '(.cases | length) == 60 and (.study.regimes | length) > 0 and
+        all(.study.regimes[]; has("regime") and has("cells") and has("dominant_pass") and
+            has("median_share") and has("fix") and has("evidence") and (.cells | type) == "array"
+            and all(.cells[]; type == "object"))' "$STUDY/advise.json" || return 1
+    jq -r '.study.regimes[] | .regime as $r | .fix as $f | .cells[] |
+        "\(.model) \(.window) \(.precision)\t\($r)\t\($f)"' "$STUDY/advise.json" | sort >"$STUDY/got-study"
+    jq -r --arg wrong "${EXPECT_WRONG_STUDY_CELL:-}" '.fix as $fix | .cells[] |
+        "\(.model) \(.window) \(.precision)\t\(if "\(.model) \(.window)" == $wrong then "wrong"
+                                                else .regime end)\t\($fix[.regime])"' \
+        "$STUDY/truth.json" | sort >"$STUDY/want-study"
+    diff "$STUDY/want-study" "$STUDY/got-study"
+}
+
 check "study: gen-study.py records 60 NPUW runs of 7 reports" study_runs
 check "study: the regime of every configuration is the generator's" study_regimes
 check "study: fit --per report recovers FeasibleAllocation ~ tasks^0.69" study_fit_tasks
 check "study: fit --x size_b (a derived tag) --by precision" study_fit_size
+check "study: advise leads with the regime table (truth's cells and fixes, < 40 lines)" study_advise_text
+check "study: advise --format json has study.regimes (contract keys, truth's cells and fixes)" study_advise_json
 check "study: seed table window exponents 0.24 (1.5B) and 0.55 (7B)" study_seed
 
 if [ -n "${study_alone:-}" ]; then finish; fi

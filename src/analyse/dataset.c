@@ -202,6 +202,13 @@ static double ns__report_fact(const ns_report *rep, const char *name) {
     return NAN;
 }
 
+int ns_report_point(const ns_report *rep, const ns_field *fx, const ns_field *fy, double *x,
+                    double *y) {
+    if (isnan(*x = ns_report_value(rep, fx))) return 1;
+    if (isnan(*y = ns_report_value(rep, fy))) return 2;
+    return 0;
+}
+
 double ns_report_value(const ns_report *rep, const ns_field *f) {
     double v = NAN;
     if (!rep) return NAN;

@@ -83,6 +83,11 @@ int ns_field_parse(const char *spec, int as_axis, ns_field *f, const char **why)
  * stage:NAME, total and fact:NAME; NaN for what a report does not have
  * (and for the run-level fields). */
 double ns_report_value(const struct ns_report *rep, const ns_field *f);
+/* The point of one report in a fit a point per report (`fit --per report`,
+ * the study's workload fits): x and y both of that report.  Returns 0 with
+ * both set, 1 when the report has no x, 2 when it has x but no y. */
+int ns_report_point(const struct ns_report *rep, const ns_field *fx, const ns_field *fy,
+                    double *x, double *y);
 /* The value of tag `key` of r: its own tag, else a derived one (size_b,
  * params, family from the model tag), written into buf[0..len); NULL when
  * neither.  The result is borrowed from r or is buf. */

@@ -16,13 +16,16 @@
  */
 #include "builtin/builtin.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "analyse/dataset.h"
 #include "base/jsonw.h"
 #include "parse/run_read.h"
 #include "model/stages.h"
 #include "analyse/stats.h"
 #include "analyse/table.h"
+#include "analyse/study.h"
 #include "base/strmap.h"
+#include "render/grid.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -69,6 +72,8 @@ typedef struct {
     const char *id;                                   /* rule name in JSON */
     double (*weight)(const ns__case *c);              /* share of the compile it addresses; NaN: does not apply */
     void (*say)(ns_buf *b, const ns__case *c);        /* the advice with its numbers */
+    const char *stage;                                /* the regime it fixes, or NULL */
+    const char *cause;                                /* that regime's root cause, for the study */
 } ns__rule;
 
 /* The blob cache is OpenVINO's: advise it for NPU compiles, or wherever
@@ -145,13 +150,27 @@ static void ns__s_pass(ns_buf *b, const ns__case *c) {
 }
 
 static const ns__rule ns__rules[] = {
-    {"warm-cache", ns__w_cache, ns__s_cache},
-    {"reuse-strategy", ns__w_tiling, ns__s_tiling},
-    {"fewer-tasks", ns__w_memory, ns__s_memory},
-    {"ship-blob", ns__w_serial, ns__s_serial},
-    {"vertical-fusion", ns__w_vf, ns__s_vf},
-    {"heaviest-pass", ns__w_pass, ns__s_pass},
+    {"warm-cache", ns__w_cache, ns__s_cache, NULL, NULL},
+    {"reuse-strategy", ns__w_tiling, ns__s_tiling, "tiling-search",
+     "the strategy search is redone per shape"},
+    {"fewer-tasks", ns__w_memory, ns__s_memory, "memory-scheduling",
+     "placing many scheduled tasks"},
+    {"ship-blob", ns__w_serial, ns__s_serial, "serialization",
+     "ELF serialization of a large window"},
+    {"vertical-fusion", ns__w_vf, ns__s_vf, "vertical-fusion",
+     "fusing subgraphs at high resolution"},
+    {"heaviest-pass", ns__w_pass, ns__s_pass, NULL, NULL},
 };
+
+/* The study's fix of a regime: the rule that addresses its stage. */
+static const char *ns__fix_of(const char *stage, const char **cause) {
+    for (size_t k = 0; k < sizeof ns__rules / sizeof ns__rules[0]; k++)
+        if (ns__rules[k].stage && !strcmp(ns__rules[k].stage, stage)) {
+            *cause = ns__rules[k].cause;
+            return ns__rules[k].id;
+        }
+    return NULL;
+}
 
 /* ====== Gathering ====== */
 
@@ -159,6 +178,10 @@ typedef struct {
     ns_stage_sel sel;    /* stage maps */
     ns__case *cases;     /* one per configuration or log */
     int ncases;          /* entries in cases */
+    ns_table table;      /* the rows of the run folders (empty without runs) */
+    ns_study study;      /* the sweep's synthesis (valid when studied) */
+    int studied;         /* a study was made: NS_STUDY_MIN_CONFIGS cells or more */
+    int per_config;      /* --per-config: the cases after the study */
 } ns__advice;
 
 /* The summed totals of a compile's reports (those that have one). */
@@ -287,6 +310,7 @@ static void ns__from_runs(ns__advice *ad, ns_runset *rs) {
     ns_table_init(&t);
     ns_table_opts o = {&ad->sel, NULL, NULL};
     ns_table_build(&t, rs->runs, rs->nruns, &o);
+    ad->table = t; /* kept for the study: freed with the advice */
     int *row_of = ns_xcalloc((size_t)rs->nruns + 1, sizeof *row_of);
     for (int r = 0; r < t.nrows; r++)
         for (int i = 0; i < t.rows[r].cfg.nruns; i++) row_of[t.rows[r].cfg.runs[i]] = r;
@@ -347,7 +371,7 @@ static void ns__from_runs(ns__advice *ad, ns_runset *rs) {
     }
     free(done);
     free(row_of);
-    ns_table_free(&t);
+    ad->studied = ns_study_build(&ad->study, &ad->table, &ad->sel, ns__fix_of) == 0;
 }
 
 /* ====== The NPUW decode lesson ======
@@ -385,6 +409,145 @@ static void ns__npuw_tradeoff(ns_buf *b, const ns__advice *ad) {
         }
 }
 
+/* ====== The study of a sweep ======
+ * Many configurations: the regimes first (analyse/study.h builds them),
+ * one line each, then the fits the sweep supports. */
+
+/* "report total ~ window^0.52 (95% 0.41 to 0.63) for model=m1, ..." */
+static void ns__fit_sentence(ns_buf *b, const ns_study_fit *f) {
+    const ns_fit *x = &f->fit;
+    const char *y = !strncmp(f->y, "pass:", 5) ? f->y + 5 : !strcmp(f->y, "total") ? "report total" : f->y;
+    const char *xn = !strncmp(f->x, "fact:", 5) ? f->x + 5 : f->x;
+    ns_buf_printf(b, "%s ~ %s^%.3f (95%% interval %.3f to %.3f, R^2 %.2f", y, xn, x->exponent,
+                  x->ci95_lo, x->ci95_hi, x->r2);
+    if (f->per_report) ns_buf_printf(b, ", a point per report: %d reports)", x->used);
+    else ns_buf_printf(b, ", %d values of %s)", x->used, f->x);
+    if (f->group) ns_buf_printf(b, " for %s", f->group);
+    if (f->mixed) ns_buf_printf(b, ", median over %s", f->mixed);
+}
+
+static void ns__evidence(ns_buf *b, const ns_study *st, const ns_study_regime *g) {
+    int with = 0;
+    for (int i = 0; g->pass && i < g->ncells; i++) {
+        const char *p = st->cells[g->cells[i]].pass;
+        with += p && !strcmp(p, g->pass);
+    }
+    ns_buf_printf(b, "%d of %d configurations are %s-bound", g->ncells, st->ncells, g->stage);
+    if (g->pass)
+        ns_buf_printf(b, "; %s is the heaviest %s pass in %d of them, a median %.0f%% of the "
+                         "summed report totals", g->pass, g->stage, with, 100 * g->median_share);
+    if (!g->fix) ns_buf_puts(b, "; no rule of advise addresses this regime");
+}
+
+static void ns__study_text(ns_buf *b, const ns__advice *ad) {
+    const ns_study *st = &ad->study;
+    ns_buf_printf(b, "study of %d configurations (the compile row of each; shares of the "
+                     "report totals):\n", st->ncells);
+    ns_grid g = {NULL, 0, 5, "lrlll", NULL, 1}; /* a Markdown table: "regime | cells | ..." */
+    static const char *const head[] = {"regime", "cells", "dominant pass (median share)",
+                                       "root cause", "fix"};
+    for (int k = 0; k < 5; k++) ns_grid_add(&g, head[k]);
+    for (int i = 0; i < st->nregimes; i++) {
+        const ns_study_regime *r = &st->regimes[i];
+        char n[32], pass[300];
+        snprintf(n, sizeof n, "%d", r->ncells);
+        if (r->pass) snprintf(pass, sizeof pass, "%s (%.0f%%)", r->pass, 100 * r->median_share);
+        else snprintf(pass, sizeof pass, "-");
+        ns_grid_add(&g, r->stage);
+        ns_grid_add(&g, n);
+        ns_grid_add(&g, pass);
+        ns_grid_add(&g, r->cause ? r->cause : "-");
+        ns_grid_add(&g, r->fix ? r->fix : "(no rule)");
+    }
+    ns_grid_write(b, &g);
+    for (int i = 0; i < st->nregimes; i++) {
+        const ns_study_regime *r = &st->regimes[i];
+        ns_buf_printf(b, "%s:\n", r->stage);
+        const char *p = r->where;
+        while (*p) {
+            const char *e = strstr(p, "; ");
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            ns_buf_printf(b, "  %.*s\n", (int)len, p);
+            p += len + (e ? 2 : 0);
+        }
+    }
+    if (st->nfits) ns_buf_puts(b, "fits the sweep supports:\n");
+    for (int i = 0; i < st->nfits; i++) {
+        ns_buf_puts(b, "- ");
+        ns__fit_sentence(b, &st->fits[i]);
+        ns_buf_puts(b, ".\n");
+    }
+    if (!ad->per_config) ns_buf_puts(b, "(the advice of each configuration: --per-config)\n");
+    else ns_buf_putc(b, '\n');
+}
+
+static void ns__study_json(ns_buf *b, const ns__advice *ad) {
+    const ns_study *st = &ad->study;
+    ns_buf_printf(b, "\"study\":{\"configurations\":%d,\"regimes\":[", st->ncells);
+    for (int i = 0; i < st->nregimes; i++) {
+        const ns_study_regime *r = &st->regimes[i];
+        ns_buf_puts(b, i ? ",\n{\"regime\":" : "\n{\"regime\":");
+        ns_json_str(b, r->stage);
+        ns_buf_puts(b, ",\"cells\":[");
+        for (int c = 0; c < r->ncells; c++) {
+            const ns_config *cfg = &st->cells[r->cells[c]].row->cfg;
+            ns_buf_puts(b, c ? ",{" : "{");
+            for (int k = 0; k < cfg->ntags; k++) {
+                if (k) ns_buf_putc(b, ',');
+                ns_json_str(b, cfg->tags[k]->key);
+                ns_buf_putc(b, ':');
+                ns_json_str(b, cfg->tags[k]->value);
+            }
+            ns_buf_putc(b, '}');
+        }
+        ns_buf_puts(b, "],\"where\":");
+        ns_json_str(b, r->where);
+        ns_buf_puts(b, ",\"dominant_pass\":");
+        if (r->pass) ns_json_str(b, r->pass);
+        else ns_buf_puts(b, "null");
+        ns_buf_puts(b, ",\"median_share\":");
+        ns_put_json_double(b, r->median_share, 4);
+        ns_buf_puts(b, ",\"fix\":");
+        if (r->fix) ns_json_str(b, r->fix);
+        else ns_buf_puts(b, "null");
+        ns_buf_puts(b, ",\"root_cause\":");
+        if (r->cause) ns_json_str(b, r->cause);
+        else ns_buf_puts(b, "null");
+        ns_buf evidence = {0};
+        ns__evidence(&evidence, st, r);
+        ns_buf_puts(b, ",\"evidence\":");
+        ns_json_str(b, evidence.data);
+        ns_buf_free(&evidence);
+        ns_buf_putc(b, '}');
+    }
+    ns_buf_puts(b, "],\"fits\":[");
+    for (int i = 0; i < st->nfits; i++) {
+        const ns_study_fit *f = &st->fits[i];
+        ns_buf_puts(b, i ? ",\n{\"y\":" : "\n{\"y\":");
+        ns_json_str(b, f->y);
+        ns_buf_puts(b, ",\"x\":");
+        ns_json_str(b, f->x);
+        ns_buf_puts(b, ",\"group\":");
+        if (f->group) ns_json_str(b, f->group);
+        else ns_buf_puts(b, "null");
+        ns_buf_printf(b, ",\"per\":\"%s\",\"n\":%d,\"exponent\":", f->per_report ? "report" : "x", f->fit.used);
+        ns_put_json_double(b, f->fit.exponent, 15);
+        ns_buf_puts(b, ",\"ci95\":[");
+        ns_put_json_double(b, f->fit.ci95_lo, 15);
+        ns_buf_putc(b, ',');
+        ns_put_json_double(b, f->fit.ci95_hi, 15);
+        ns_buf_puts(b, "],\"r2\":");
+        ns_put_json_double(b, f->fit.r2, 15);
+        ns_buf text = {0};
+        ns__fit_sentence(&text, f);
+        ns_buf_puts(b, ",\"text\":");
+        ns_json_str(b, text.data);
+        ns_buf_free(&text);
+        ns_buf_putc(b, '}');
+    }
+    ns_buf_puts(b, "]},");
+}
+
 /* ====== Output ====== */
 
 typedef struct {
@@ -399,8 +562,15 @@ static int ns__hit_cmp(const void *a, const void *b) {
 }
 
 static void ns__render(ns_buf *b, const ns__advice *ad, int json) {
-    if (json) ns_buf_puts(b, "{\"cases\":[");
-    for (int i = 0; i < ad->ncases; i++) {
+    if (json) {
+        ns_buf_putc(b, '{');
+        if (ad->studied) ns__study_json(b, ad);
+        ns_buf_puts(b, "\"cases\":[");
+    } else if (ad->studied) {
+        ns__study_text(b, ad);
+    }
+    int blocks = json || !ad->studied || ad->per_config;
+    for (int i = 0; blocks && i < ad->ncases; i++) {
         const ns__case *c = &ad->cases[i];
         int dom = c->map ? ns__dominant(c) : -1;
         ns__hit hits[sizeof ns__rules / sizeof ns__rules[0]];
@@ -469,30 +639,31 @@ static void ns__render(ns_buf *b, const ns__advice *ad, int json) {
 }
 
 int ns_cmd_advise(int argc, char **argv) {
-    ns_args a;
-    ns_args_init(&a, argc, argv);
     ns_read_opts ro = {0};
-    const char *stages = NULL, *v;
-    int json = 0, rc = NS_EXIT_OK;
-    char **inputs = ns_xcalloc((size_t)argc, sizeof *inputs);
+    const char *stages = NULL;
+    int format = 0, per_config = 0, rc = NS_EXIT_OK;
+    static const char *const formats[] = {"text", "json", NULL};
+    char **inputs = ns_xcalloc((size_t)argc + 1, sizeof *inputs);
     int ninputs = 0;
     ns__advice ad;
     memset(&ad, 0, sizeof ad);
-    while (a.i < argc) {
-        int m;
-        if ((m = ns_args_value(&a, "--stages", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            stages = v;
-        } else if ((m = ns_args_value(&a, "--format", &v))) {
-            if (m < 0) { rc = NS_EXIT_USAGE; goto out; }
-            if (!strcmp(v, "json")) json = 1;
-            else if (strcmp(v, "text")) { rc = ns_args_usage(&a, "--format: text or json, not '%s'", v); goto out; }
-        } else if ((m = ns_args_common(&a, &ro, inputs, &ninputs)) != NS_ARGS_TAKEN) {
-            rc = m == NS_ARGS_HELP ? NS_EXIT_OK : NS_EXIT_USAGE;
-            goto out;
-        }
+    const ns_option own[] = {
+        NS_OPT_STAGES(&stages),
+        NS_OPT_CHOICE(0, "format", &format, "F", formats),
+        NS_OPT_FLAG(0, "per-config", &per_config),
+        NS_OPT_READ(&ro),
+        NS_OPT_END(),
+    };
+    const ns_option *const tabs[] = {own, NULL};
+    switch (ns_options_parse("advise", argc, argv, tabs, inputs, &ninputs)) {
+    case NS_OPTIONS_HELP: goto out;
+    case NS_OPTIONS_ERROR: rc = NS_EXIT_USAGE; goto out;
+    default: break;
     }
-    if (!ninputs) { rc = ns_args_usage(&a, "give a log or a run folder"); goto out; }
+    int json = format == 1;
+    ad.per_config = per_config;
+    ns_table_init(&ad.table);
+    if (!ninputs) { rc = ns_options_usage("advise", "give a log or a run folder"); goto out; }
     ns_diag_quiet(ro.quiet);
     if (ns_stage_sel_init(&ad.sel, stages) != 0) { rc = NS_EXIT_USAGE; goto out; }
     ns_runset rs = {0};
@@ -519,6 +690,8 @@ int ns_cmd_advise(int argc, char **argv) {
         free(ad.cases[i].top_pass);
     }
     free(ad.cases);
+    ns_study_free(&ad.study);
+    ns_table_free(&ad.table);
     ns_runset_free(&rs);
     ns_stage_sel_free(&ad.sel);
 out:

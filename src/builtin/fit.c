@@ -201,9 +201,11 @@ static void ns__from_runs(ns__fitset *s, const ns_runset *set, const ns_kvlist *
             s->total_reports += r->nreports;
             for (int k = 0; k < r->nreports; k++) {
                 o.line = k;
-                if (isnan(o.x = ns_report_value(r->reports[k], fx))) no_x++;
-                else if (isnan(o.y = ns_report_value(r->reports[k], fy))) no_y++;
-                else ns__add_obs(s, &o);
+                switch (ns_report_point(r->reports[k], fx, fy, &o.x, &o.y)) {
+                case 1: no_x++; break;
+                case 2: no_y++; break;
+                default: ns__add_obs(s, &o);
+                }
             }
             continue;
         }

@@ -381,7 +381,8 @@ static const char ns__stages[] =
     "that cannot be read or a map with errors.\n";
 
 static const char ns__advise[] =
-    "usage: npuscope advise [--stages MAP] [--format text|json] INPUT...\n"
+    "usage: npuscope advise [--stages [MAP]] [--format text|json] [--per-config]\n"
+    "                       INPUT...\n"
     "\n"
     "For every compile of the input -- a log (all its reports are one compile:\n"
     "an NPUW LLM compile prints several) or the configurations of run folders\n"
@@ -395,9 +396,18 @@ static const char ns__advise[] =
     "differ only in NPUW_FUNCALL_FOR_ALL or NPUW_FOLD and carry tokens/s, the\n"
     "trade of compile time against decode speed.\n"
     "\n"
+    "On a sweep (4 or more configurations) advise leads with the study: a table\n"
+    "of regimes (regime | cells | dominant pass (median share) | root cause |\n"
+    "fix rule), each regime's cells in compact ranges, and the power laws the\n"
+    "sweep supports (report total against each numeric axis and size_b, and\n"
+    "FeasibleAllocation against the reports' vpuip_tasks), each with its\n"
+    "exponent and 95% interval; the per-configuration advice follows only with\n"
+    "--per-config.  JSON gains a \"study\" object beside \"cases\".\n"
+    "\n"
     "options:\n"
-    "  --stages MAP       a rules file, vpux, mlir or auto (default)\n"
+    "  --stages [MAP]     a rules file, vpux, mlir or auto (default)\n"
     "  --format F         text (default) or json\n"
+    "  --per-config       on a sweep, also the advice of every configuration\n"
     "  --label-regex RE   as for tree\n"
     NS__NPU_OPTIONS
     "  -q, --quiet        no warnings\n";

@@ -1,0 +1,469 @@
+/* study.c -- the synthesis of a sweep (study.h): cells, regimes, their
+ * compact descriptions and the fits the sweep supports.
+ *
+ * Everything is read off the table engine's rows and the runs' timing
+ * reports; nothing is printed.  The one judgement made here is which
+ * fits a sweep "supports": an axis (or size_b) with 3 or more distinct
+ * values, so that the 95% interval exists, and a workload fact the
+ * reports carry for the pass that rules a regime.
+ */
+#include "analyse/study.h"
+#include "analyse/stats.h"
+#include "base/strmap.h"
+#include "model/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ====== Cells ====== */
+
+/* The heaviest leaf pass of stage `stage` over the reports of run r (ties
+ * by name), with its share of the summed report totals. */
+static const char *ns__regime_pass(const ns_run *r, ns_stage_sel *sel, const char *stage,
+                                   double *share) {
+    ns_strmap names;
+    ns_strmap_init(&names);
+    double *wall = NULL, total = 0;
+    for (int k = 0; k < r->nreports; k++) {
+        ns_report *rep = r->reports[k];
+        double t = ns_stage_report_total(rep);
+        if (isfinite(t)) total += t;
+        const ns_stage_map *m = ns_stage_sel_pick(sel, rep);
+        long cnt;
+        ns_stage_of *of = ns_stage_assign_new(m, rep, &cnt);
+        long at = 0;
+        for (ns_node *nd = rep->root; nd && at < cnt; nd = ns_node_next(nd, rep->root), at++) {
+            if (nd->kind != NS_KIND_PASS || nd->child || of[at].stage < 0) continue;
+            if (strcmp(ns_stage_name(m, of[at].stage), stage) != 0) continue;
+            int added;
+            size_t i = ns_strmap_intern(&names, nd->name, &added);
+            if (added) wall = ns_xrealloc(wall, sizeof *wall * (i + 1)), wall[i] = 0;
+            if (isfinite(nd->val[NS_COL_WALL].v)) wall[i] += nd->val[NS_COL_WALL].v;
+        }
+        free(of);
+    }
+    const char *best = NULL;
+    double bw = 0;
+    *share = NAN;
+    for (size_t i = 0; i < names.count; i++)
+        if (!best || wall[i] > bw || (wall[i] == bw && strcmp(names.keys[i], best) < 0)) {
+            best = names.keys[i];
+            bw = wall[i];
+        }
+    /* the name must outlive the map: find the report row it came from */
+    const char *keep = NULL;
+    for (int k = 0; best && !keep && k < r->nreports; k++)
+        for (ns_node *nd = r->reports[k]->root; nd && !keep; nd = ns_node_next(nd, r->reports[k]->root))
+            if (nd->kind == NS_KIND_PASS && !strcmp(nd->name, best)) keep = nd->name;
+    if (keep && total > 0) *share = bw / total;
+    free(wall);
+    ns_strmap_free(&names);
+    return keep;
+}
+
+/* The cells: each configuration's compile row with a regime. */
+static void ns__cells(ns_study *s, const ns_table *t, ns_stage_sel *sel) {
+    for (int i = 0; i < t->nrows; i++) {
+        const ns_table_row *row = &t->rows[i];
+        if (!row->n || row->regime < 0 || !strcmp(row->cfg.mode, "warm")) continue;
+        int dup = 0; /* a configuration has one compile row: cold before none */
+        for (int c = 0; c < s->ncells && !dup; c++) dup = ns_config_same_tags(&s->cells[c].row->cfg, &row->cfg);
+        if (dup) continue;
+        s->cells = ns_xrealloc(s->cells, sizeof *s->cells * (size_t)(s->ncells + 1));
+        ns_study_cell *c = &s->cells[s->ncells++];
+        c->row = row;
+        c->regime = row->regime;
+        c->share = NAN;
+        c->pass = NULL;
+        if (row->median_run >= 0)
+            c->pass = ns__regime_pass(&t->runs[row->median_run], sel,
+                                      t->stages.keys[row->regime], &c->share);
+    }
+}
+
+/* ====== Axes ====== */
+
+/* The distinct values of tag key over the cells, sorted (numbers as numbers). */
+static int ns__cmp_text(const void *a, const void *b) {
+    return ns_text_cmp(*(const char *const *)a, *(const char *const *)b);
+}
+static const char **ns__values_new(const ns_study *s, const char *key, int *n) {
+    const char **v = ns_xcalloc((size_t)s->ncells + 1, sizeof *v);
+    *n = 0;
+    for (int i = 0; i < s->ncells; i++) {
+        const char *x = ns_table_tag(s->cells[i].row, key);
+        if (!x) continue;
+        int seen = 0;
+        for (int k = 0; k < *n && !seen; k++) seen = !strcmp(v[k], x);
+        if (!seen) v[(*n)++] = x;
+    }
+    qsort(v, (size_t)*n, sizeof *v, ns__cmp_text);
+    return v;
+}
+static int ns__numeric(const char *const *v, int n) {
+    double d;
+    for (int i = 0; i < n; i++)
+        if (!ns_text_number(v[i], &d)) return 0;
+    return n > 0;
+}
+static int ns__index(const char *const *v, int n, const char *x) {
+    for (int i = 0; x && i < n; i++)
+        if (!strcmp(v[i], x)) return i;
+    return -1;
+}
+
+/* ====== Describing a regime's cells ====== */
+
+/* The marked values of the numeric axis as ranges of neighbours. */
+static void ns__ranges(ns_buf *b, const char *const *v, int n, const char *mark) {
+    int first = 1;
+    for (int i = 0; i < n;) {
+        if (!mark[i]) { i++; continue; }
+        int j = i;
+        while (j + 1 < n && mark[j + 1]) j++;
+        ns_buf_printf(b, "%s%s", first ? "" : ", ", v[i]);
+        if (j > i) ns_buf_printf(b, "\xe2\x80\x93%s", v[j]);
+        first = 0;
+        i = j + 1;
+    }
+}
+
+typedef struct {
+    const char *key;  /* the axis */
+    const char **v;   /* its sweep values, sorted (owned array) */
+    int n;            /* entries in v */
+} ns__axis;
+
+/* One value `fv` of the first axis: "qwen2-7b at windows 1024-4096 (all
+ * precisions)", or one part per set of other-axis values that share the
+ * same numeric values. */
+static void ns__describe_one(ns_buf *b, const ns_study *s, const ns_study_regime *g,
+                             const ns__axis *ax, int nax, int num, const char *fv) {
+    int nc = 0;
+    int *cs = ns_xcalloc((size_t)g->ncells + 1, sizeof *cs);
+    for (int i = 0; i < g->ncells; i++) {
+        const char *x = ns_table_tag(s->cells[g->cells[i]].row, ax[0].key);
+        if (x && !strcmp(x, fv)) cs[nc++] = g->cells[i];
+    }
+    ns_buf_puts(b, fv);
+    if (num < 0) { /* no numeric axis: the other values */
+        for (int a = 1; a < nax; a++) {
+            char *mark = ns_xcalloc((size_t)ax[a].n + 1, 1);
+            int k = 0;
+            for (int i = 0; i < nc; i++) {
+                int at = ns__index(ax[a].v, ax[a].n, ns_table_tag(s->cells[cs[i]].row, ax[a].key));
+                if (at >= 0 && !mark[at]) mark[at] = 1, k++;
+            }
+            if (k == ax[a].n) ns_buf_printf(b, " (all %ss)", ax[a].key);
+            else {
+                ns_buf_printf(b, " %s ", ax[a].key);
+                for (int i = 0, f = 1; i < ax[a].n; i++)
+                    if (mark[i]) ns_buf_printf(b, "%s%s", f ? "" : ",", ax[a].v[i]), f = 0;
+            }
+            free(mark);
+        }
+        free(cs);
+        return;
+    }
+    /* the other axes' values of each cell, joined: its "combo" */
+    ns_strmap combos;
+    ns_strmap_init(&combos);
+    char **mark = NULL; /* per combo: which numeric values */
+    for (int i = 0; i < nc; i++) {
+        ns_buf key = {0};
+        for (int a = 1; a < nax; a++) {
+            if (a == num) continue;
+            const char *x = ns_table_tag(s->cells[cs[i]].row, ax[a].key);
+            ns_buf_printf(&key, "%s%s", key.len ? " " : "", x ? x : "-");
+        }
+        int added;
+        size_t at = ns_strmap_intern(&combos, key.data ? key.data : "", &added);
+        ns_buf_free(&key);
+        if (added) mark = ns_xrealloc(mark, sizeof *mark * (at + 1)), mark[at] = ns_xcalloc((size_t)ax[num].n + 1, 1);
+        int vi = ns__index(ax[num].v, ax[num].n, ns_table_tag(s->cells[cs[i]].row, ax[num].key));
+        if (vi >= 0) mark[at][vi] = 1;
+    }
+    /* every combo of the other axes present, with one numeric set? */
+    long all = 1;
+    for (int a = 1; a < nax; a++)
+        if (a != num) all *= ax[a].n;
+    int same = 1;
+    for (size_t c = 1; c < combos.count && same; c++)
+        same = !memcmp(mark[c], mark[0], (size_t)ax[num].n);
+    int marked = 0;
+    for (int i = 0; i < ax[num].n; i++) marked += mark[0][i] != 0;
+    ns_buf_printf(b, " at %s%s ", ax[num].key, marked > 1 || !same ? "s" : "");
+    if (same && (long)combos.count == all) {
+        ns__ranges(b, ax[num].v, ax[num].n, mark[0]);
+        if (nax > 2) {
+            ns_buf_puts(b, " (all");
+            for (int a = 1; a < nax; a++)
+                if (a != num) ns_buf_printf(b, " %ss", ax[a].key);
+            ns_buf_putc(b, ')');
+        }
+    } else {
+        /* parts: combos with the same numeric set, in order of first appearance */
+        char *done = ns_xcalloc(combos.count + 1, 1);
+        for (size_t c = 0, first = 1; c < combos.count; c++) {
+            if (done[c]) continue;
+            ns_buf_puts(b, first ? "" : ", ");
+            first = 0;
+            ns__ranges(b, ax[num].v, ax[num].n, mark[c]);
+            ns_buf_puts(b, " (");
+            for (size_t d = c, f = 1; d < combos.count; d++)
+                if (!done[d] && !memcmp(mark[d], mark[c], (size_t)ax[num].n)) {
+                    ns_buf_printf(b, "%s%s", f ? "" : ", ", combos.keys[d]);
+                    done[d] = 1;
+                    f = 0;
+                }
+            ns_buf_putc(b, ')');
+        }
+        free(done);
+    }
+    for (size_t c = 0; c < combos.count; c++) free(mark[c]);
+    free(mark);
+    ns_strmap_free(&combos);
+    free(cs);
+}
+
+static void ns__describe(ns_study *s, ns_study_regime *g, const ns__axis *ax, int nax, int num) {
+    ns_buf b = {0};
+    if (nax == 0) ns_buf_printf(&b, "%d configurations", g->ncells);
+    for (int i = 0; nax && i < ax[0].n; i++) {
+        int any = 0;
+        for (int c = 0; c < g->ncells && !any; c++) {
+            const char *x = ns_table_tag(s->cells[g->cells[c]].row, ax[0].key);
+            any = x && !strcmp(x, ax[0].v[i]);
+        }
+        if (!any) continue;
+        if (b.len) ns_buf_puts(&b, "; ");
+        ns__describe_one(&b, s, g, ax, nax, num, ax[0].v[i]);
+    }
+    g->where = b.data ? b.data : ns_strdup("");
+}
+
+/* ====== Regimes ====== */
+
+static void ns__regimes(ns_study *s, const ns_table *t, ns_study_fix_fn fix) {
+    for (size_t k = 0; k < t->stages.count; k++) {
+        int n = 0;
+        for (int i = 0; i < s->ncells; i++) n += s->cells[i].regime == (int)k;
+        if (!n) continue;
+        s->regimes = ns_xrealloc(s->regimes, sizeof *s->regimes * (size_t)(s->nregimes + 1));
+        ns_study_regime *g = &s->regimes[s->nregimes++];
+        memset(g, 0, sizeof *g);
+        g->stage = t->stages.keys[k];
+        g->cells = ns_xcalloc((size_t)n, sizeof *g->cells);
+        for (int i = 0; i < s->ncells; i++)
+            if (s->cells[i].regime == (int)k) g->cells[g->ncells++] = i;
+        /* the most frequent dominant pass, ties by name */
+        int best = 0;
+        for (int i = 0; i < g->ncells; i++) {
+            const char *p = s->cells[g->cells[i]].pass;
+            if (!p) continue;
+            int c = 0;
+            for (int j = 0; j < g->ncells; j++) {
+                const char *q = s->cells[g->cells[j]].pass;
+                c += q && !strcmp(p, q);
+            }
+            if (c > best || (c == best && g->pass && strcmp(p, g->pass) < 0)) best = c, g->pass = p;
+        }
+        double *v = ns_xcalloc((size_t)g->ncells + 1, sizeof *v);
+        int nv = 0;
+        for (int i = 0; g->pass && i < g->ncells; i++) {
+            const ns_study_cell *c = &s->cells[g->cells[i]];
+            if (c->pass && !strcmp(c->pass, g->pass)) v[nv++] = c->share;
+        }
+        g->median_share = nv ? ns_median(v, (size_t)nv) : NAN;
+        free(v);
+        g->fix = fix ? fix(g->stage, &g->cause) : NULL;
+        if (!g->fix) g->cause = NULL;
+    }
+}
+
+/* ====== Fits ====== */
+
+/* The workload fact that drives a pass, as the study found it. */
+static const struct { const char *pass, *fact; } ns__drivers[] = {
+    {"FeasibleAllocation", "vpuip_tasks"},
+};
+
+static ns_study_fit *ns__new_fit(ns_study *s, const char *y, const char *x, const char *group) {
+    s->fits = ns_xrealloc(s->fits, sizeof *s->fits * (size_t)(s->nfits + 1));
+    ns_study_fit *f = &s->fits[s->nfits++];
+    memset(f, 0, sizeof *f);
+    f->y = ns_strdup(y);
+    f->x = ns_strdup(x);
+    f->group = group ? ns_strdup(group) : NULL;
+    return f;
+}
+
+/* Keep the last fit only when it has 3 or more distinct x and a fit. */
+static void ns__keep_if_fitted(ns_study *s) {
+    ns_study_fit *f = &s->fits[s->nfits - 1];
+    ns_fit_power(&f->fit);
+    int distinct = 0;
+    for (int i = 0; i < f->fit.npts; i++)
+        distinct += f->fit.pts[i].used && (i == 0 || f->fit.pts[i].x != f->fit.pts[i - 1].x);
+    if (f->fit.ok && distinct >= 3 && isfinite(f->fit.ci95_lo)) return;
+    free(f->y), free(f->x), free(f->group), free(f->mixed);
+    ns_fit_free(&f->fit);
+    s->nfits--;
+}
+
+/* The tag value of a run as a number (derived tags too); NaN when none. */
+static double ns__run_x(const ns_run *r, const char *key) {
+    char buf[64];
+    double d;
+    const char *v = ns_run_tag(r, key, buf, sizeof buf);
+    return v && ns_text_number(v, &d) ? d : NAN;
+}
+
+/* Report total against axis x (source: the tag it comes from), one fit
+ * per value of the grouping axis gk (or one fit when gk is NULL). */
+static void ns__fit_axis(ns_study *s, const ns_table *t, const char *x, const char *source,
+                         const ns__axis *gk, const ns__axis *ax, int nax) {
+    ns_field total;
+    const char *why;
+    ns_field_parse("total", 0, &total, &why);
+    for (int gi = 0; gi < (gk ? gk->n : 1); gi++) {
+        char label[300];
+        if (gk) snprintf(label, sizeof label, "%s=%s", gk->key, gk->v[gi]);
+        ns_study_fit *f = ns__new_fit(s, "total", x, gk ? label : NULL);
+        ns_buf mixed = {0};
+        for (int a = 0; a < nax; a++)
+            if (strcmp(ax[a].key, source) && (!gk || strcmp(ax[a].key, gk->key)))
+                ns_buf_printf(&mixed, "%s%s", mixed.len ? ", " : "", ax[a].key);
+        f->mixed = mixed.data;
+        /* the x values, then a point per x: every counted compile there */
+        double *xs = ns_xcalloc((size_t)t->nruns + 1, sizeof *xs), *ys = ns_xcalloc((size_t)t->nruns + 1, sizeof *ys);
+        int nx = 0;
+        for (int c = 0; c < s->ncells; c++) {
+            const ns_table_row *row = s->cells[c].row;
+            if (gk && strcmp(ns_table_tag(row, gk->key) ? ns_table_tag(row, gk->key) : "", gk->v[gi])) continue;
+            if (!row->cfg.nruns) continue;
+            double xv = ns__run_x(&t->runs[row->cfg.runs[0]], x);
+            int seen = 0;
+            for (int k = 0; k < nx && !seen; k++) seen = xs[k] == xv;
+            if (!seen && isfinite(xv)) xs[nx++] = xv;
+        }
+        for (int k = 0; k < nx; k++) {
+            int ny = 0;
+            for (int c = 0; c < s->ncells; c++) {
+                const ns_table_row *row = s->cells[c].row;
+                if (gk && strcmp(ns_table_tag(row, gk->key) ? ns_table_tag(row, gk->key) : "", gk->v[gi])) continue;
+                for (int i = 0; i < row->cfg.nruns; i++) {
+                    const ns_run *r = &t->runs[row->cfg.runs[i]];
+                    if (!ns_run_counted(r) || ns__run_x(r, x) != xs[k]) continue;
+                    double y = ns_run_value(r, &total);
+                    if (isfinite(y)) ys[ny++] = y;
+                }
+            }
+            if (ny) ns_fit_add(&f->fit, xs[k], ys, (size_t)ny);
+        }
+        free(xs);
+        free(ys);
+        ns__keep_if_fitted(s);
+    }
+}
+
+/* A regime's dominant pass against the fact that drives it, a point per
+ * report of every counted compile of the sweep. */
+static void ns__fit_driver(ns_study *s, const ns_table *t, const char *pass, const char *fact) {
+    char fx_spec[200], fy_spec[200];
+    snprintf(fx_spec, sizeof fx_spec, "fact:%s", fact);
+    snprintf(fy_spec, sizeof fy_spec, "pass:%s", pass);
+    ns_field fx, fy;
+    const char *why;
+    if (ns_field_parse(fx_spec, 1, &fx, &why) < 0 || ns_field_parse(fy_spec, 0, &fy, &why) < 0) return;
+    ns_study_fit *f = ns__new_fit(s, fy_spec, fx_spec, NULL);
+    f->per_report = 1;
+    for (int c = 0; c < s->ncells; c++) {
+        const ns_table_row *row = s->cells[c].row;
+        for (int i = 0; i < row->cfg.nruns; i++) {
+            const ns_run *r = &t->runs[row->cfg.runs[i]];
+            if (!ns_run_counted(r)) continue;
+            for (int k = 0; k < r->nreports; k++) {
+                double x, y;
+                if (ns_report_point(r->reports[k], &fx, &fy, &x, &y) == 0) ns_fit_add(&f->fit, x, &y, 1);
+            }
+        }
+    }
+    ns__keep_if_fitted(s);
+}
+
+static void ns__fits(ns_study *s, const ns_table *t, const ns__axis *ax, int nax) {
+    /* x candidates: numeric axes, then size_b when the model tag gives it */
+    for (int pass = 0; pass < 2; pass++)
+        for (int a = 0; a < (pass ? 1 : nax); a++) {
+            const char *x = pass ? "size_b" : ax[a].key, *source = pass ? "model" : ax[a].key;
+            if (!pass && !ns__numeric(ax[a].v, ax[a].n)) continue;
+            if (pass) {
+                if (ns__index((const char *const *)s->axes, s->naxes, "model") < 0) continue;
+                int isaxis = 0;
+                for (int k = 0; k < nax; k++) isaxis |= !strcmp(ax[k].key, "size_b");
+                if (isaxis) continue;
+            }
+            /* group by the first categorical axis that is not x's source */
+            const ns__axis *gk = NULL;
+            for (int k = 0; k < nax && !gk; k++)
+                if (strcmp(ax[k].key, source) && !ns__numeric(ax[k].v, ax[k].n)) gk = &ax[k];
+            ns__fit_axis(s, t, x, source, gk, ax, nax);
+        }
+    for (int g = 0; g < s->nregimes; g++)
+        for (size_t d = 0; s->regimes[g].pass && d < sizeof ns__drivers / sizeof ns__drivers[0]; d++)
+            if (!strcmp(s->regimes[g].pass, ns__drivers[d].pass)) {
+                int done = 0;
+                for (int k = 0; k < s->nfits; k++) done |= s->fits[k].per_report && strstr(s->fits[k].y, ns__drivers[d].pass);
+                if (!done) ns__fit_driver(s, t, ns__drivers[d].pass, ns__drivers[d].fact);
+            }
+}
+
+/* ====== The study ====== */
+
+int ns_study_build(ns_study *s, const ns_table *t, ns_stage_sel *sel, ns_study_fix_fn fix) {
+    memset(s, 0, sizeof *s);
+    ns__cells(s, t, sel);
+    if (s->ncells < NS_STUDY_MIN_CONFIGS) return -1;
+    /* the axes: tags that vary over the cells */
+    s->axes = ns_xcalloc((size_t)t->nkeys + 1, sizeof *s->axes);
+    ns__axis *ax = ns_xcalloc((size_t)t->nkeys + 1, sizeof *ax);
+    int nax = 0;
+    for (int k = 0; k < t->nkeys; k++) {
+        int n;
+        const char **v = ns__values_new(s, t->keys[k], &n);
+        if (n > 1) {
+            s->axes[s->naxes++] = t->keys[k];
+            ax[nax++] = (ns__axis){t->keys[k], v, n};
+        } else {
+            free(v);
+        }
+    }
+    ns__regimes(s, t, fix);
+    /* the numeric axis of the descriptions: the first after the first axis */
+    int num = -1;
+    for (int a = 1; a < nax && num < 0; a++)
+        if (ns__numeric(ax[a].v, ax[a].n)) num = a;
+    for (int g = 0; g < s->nregimes; g++) ns__describe(s, &s->regimes[g], ax, nax, num);
+    ns__fits(s, t, ax, nax);
+    for (int a = 0; a < nax; a++) free(ax[a].v);
+    free(ax);
+    return 0;
+}
+
+void ns_study_free(ns_study *s) {
+    for (int g = 0; g < s->nregimes; g++) {
+        free(s->regimes[g].cells);
+        free(s->regimes[g].where);
+    }
+    for (int f = 0; f < s->nfits; f++) {
+        free(s->fits[f].y), free(s->fits[f].x), free(s->fits[f].group), free(s->fits[f].mixed);
+        ns_fit_free(&s->fits[f].fit);
+    }
+    free(s->regimes);
+    free(s->fits);
+    free(s->cells);
+    free(s->axes);
+    memset(s, 0, sizeof *s);
+}
