@@ -71,6 +71,13 @@ if [ -z "${NPUSCOPE_INNER:-}" ]; then
     check "layers: every include and call points down src/LAYERS (tools/layers.sh)" layers
 fi
 
+# ---------------------------------------------------------------- 1c. docs
+# Every option of every command's option table (npuscope CMD
+# --completion-helper) is in its --help and in the man page, and every exit
+# code of base/exit.h in the man page's EXIT STATUS (tests/check_docs.sh).
+check "docs: every option table entry in --help and the man page, every exit code in the man page" \
+    bash tests/check_docs.sh "$NPUSCOPE"
+
 # ---------------------------------------------------------------- 2. exactness
 for f in "$FIX"/*.txt "$FIX"/*.log; do
     check "exact $(basename "$f")" exact "$f"
