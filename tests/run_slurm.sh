@@ -311,6 +311,13 @@ sl_cancel() {
     sl_rows "$out/all" | jq -e 'length == 8 and all(.[]; .n == 2 and .failures == 0)' >/dev/null
 }
 
+# check NAME FN, but in this shell (check runs FN in a subshell)
+sl_check() {
+    local name=$1; shift
+    if "$@" >"$SL/check.out" 2>&1; then ok "$name"
+    else bad "$name"; sed 's/^/     /' "$SL/check.out" | head -20; fi
+}
+
 sl_nothing_left() {
     sl_down
     local left; left=$(sl_procs | sort -u)
@@ -330,14 +337,19 @@ else
     sl_have || sl_install munge slurmctld slurmd slurm-client
     if ! sl_have; then
         sl_why=$(grep -v '^\s*$' "$SL/apt.log" 2>/dev/null | tail -n 1)
-        echo "skipped: no slurm ($sl_missing not found after installing munge slurmctld slurmd slurm-client: ${sl_why:-no message})"
+        sl_skip_msg="no slurm ($sl_missing not found after installing munge slurmctld slurmd slurm-client: ${sl_why:-no message})"
+        if declare -F skip >/dev/null; then skip "$sl_skip_msg"; else echo "skipped: $sl_skip_msg"; fi
     else
-        check "slurm: a one-host cluster (munge, slurmctld, slurmd) up, on 127.0.0.1 only" sl_up
+        # in this shell, not check's subshell: the cluster's state (SL_RUN,
+        # SL_PIDS, SL_UP) must reach the checks after it
+        sl_check "slurm: a one-host cluster (munge, slurmctld, slurmd) up, on 127.0.0.1 only" sl_up
         if [ -n "${SL_UP:-}" ]; then
             check "slurm: sbatch --array=0-3 --wait examples/slurm-sweep.sh: 4 shards merged = the unsharded sweep" sl_array
             check "slurm: one array task scancel'ed mid-compile and resubmitted: no duplicates, nothing lost" sl_cancel
+        else
+            bad "slurm: the cluster did not come up, so the job-array checks did not run"
         fi
-        check "slurm: daemons stopped, nothing of the cluster left running" sl_nothing_left
+        sl_check "slurm: daemons stopped, nothing of the cluster left running" sl_nothing_left
     fi
 fi
 trap - INT TERM
