@@ -24,15 +24,9 @@
 # installed (not root, or apt fails); about 40 s on two cores.
 
 if ! declare -F check >/dev/null 2>&1; then
-    set -u
-    cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
-    NPUSCOPE=${NPUSCOPE:-./build/npuscope}
-    TMP=$(mktemp -d)
-    trap 'rm -rf "$TMP"' EXIT
-    pass=0 fail=0
-    ok()   { pass=$((pass + 1)); [ -n "${VERBOSE:-}" ] && echo "ok   $*"; return 0; }
-    bad()  { fail=$((fail + 1)); echo "FAIL $*"; }
-    check() { local name=$1; shift; if "$@" >"$TMP/out" 2>&1; then ok "$name"; else bad "$name"; sed 's/^/     /' "$TMP/out" | head -20; fi; }
+    # alone: the suite's helpers and set-up (tests/lib.sh)
+    # shellcheck source=tests/lib.sh
+    . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
     sl_alone=1
 fi
 

@@ -27,18 +27,10 @@
 # STAGEMAP_MAP=FILE checks FILE instead of the built-in map (to see the test
 # fail on a broken map without rebuilding).
 
-if ! declare -F check >/dev/null; then
-    # alone: the minimal helpers tests/run.sh would give
-    set -u
-    cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
-    NPUSCOPE=${NPUSCOPE:-./build/npuscope}
-    FIX=tests/fixtures
-    TMP=$(mktemp -d)
-    trap 'rm -rf "$TMP"' EXIT
-    pass=0 fail=0
-    ok()   { pass=$((pass + 1)); [ -n "${VERBOSE:-}" ] && echo "ok   $*"; return 0; }
-    bad()  { fail=$((fail + 1)); echo "FAIL $*"; }
-    check() { local name=$1; shift; if "$@" >"$TMP/out" 2>&1; then ok "$name"; else bad "$name"; sed 's/^/     /' "$TMP/out" | head -20; fi; }
+if ! declare -F check >/dev/null 2>&1; then
+    # alone: the suite's helpers and set-up (tests/lib.sh)
+    # shellcheck source=tests/lib.sh
+    . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
     SM_ALONE=1
 fi
 
