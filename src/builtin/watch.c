@@ -21,7 +21,7 @@
 #include "capture/live.h"
 #include "cli/cli.h"
 #include "parse/run_read.h"
-#include "render/render.h"
+#include "render/export.h"
 
 #include <dirent.h>
 #include <errno.h>
