@@ -1,6 +1,8 @@
 /* status.c -- the status line's text (status.h). */
 #include "render/status.h"
 
+#include "base/display.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -14,14 +16,21 @@ static int ns__cols(const char *s, size_t n) {
 
 /* A part, appended when it fits in width (with its separator). */
 static int ns__part(ns_buf *b, int *used, int width, const char *text) {
+    /* names come from the compile: shown as everywhere (base/display.h),
+     * so no control or bidi character reaches the terminal */
+    ns_buf shown = {0};
+    ns_display_name(&shown, text);
+    const char *t = shown.data ? shown.data : "";
     int sep = b->len ? 3 : 0; /* " · " */
-    int n = ns__cols(text, strlen(text));
-    if (*used + sep + n > width) return 0;
-    if (sep) ns_buf_puts(b, " \xc2\xb7 ");
-    /* names come from the compile: no control bytes reach the terminal */
-    for (const char *p = text; *p; p++) ns_buf_putc(b, (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p);
-    *used += sep + n;
-    return 1;
+    int n = ns__cols(t, strlen(t));
+    int fits = *used + sep + n <= width;
+    if (fits) {
+        if (sep) ns_buf_puts(b, " \xc2\xb7 ");
+        ns_buf_puts(b, t);
+        *used += sep + n;
+    }
+    ns_buf_free(&shown);
+    return fits;
 }
 
 static void ns__dur(char *buf, size_t n, double s) {

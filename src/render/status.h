@@ -8,7 +8,7 @@
  * the share, the time left and the warning "2.3x the last run at this
  * pass".  The line is cut to the terminal's width (never wrapped: it is
  * redrawn in place with \r), parts dropped from the right.  Names are
- * printed through the same sanitizer as every terminal name.
+ * shown with visible escapes, as every name npuscope prints (base/display.h).
  */
 #ifndef NPUSCOPE_STATUS_H
 #define NPUSCOPE_STATUS_H
