@@ -8,6 +8,7 @@
 #include "analyse/top.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@ void ns_top_init(ns_top *t, int all) {
     ns_strmap_init(&t->names);
     ns_strmap_init(&t->stages);
     ns_strmap_init(&t->maps);
+    ns_strmap_init(&t->withins);
     t->all = all;
 }
 
@@ -27,6 +29,7 @@ void ns_top_free(ns_top *t) {
     free(t->srows);
     ns_strmap_free(&t->stages);
     ns_strmap_free(&t->maps);
+    ns_strmap_free(&t->withins);
     memset(t, 0, sizeof *t);
 }
 
@@ -77,14 +80,26 @@ void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
         ns__top_stages(t, m, slot);
     }
     t->reports++;
+    if (ns_report_starts_compile(r)) t->compiles++;
+    /* a breakdown table's time is inside its compile's main report: it
+     * adds nothing to the total, nor to the stages and Rest */
+    int main_report = ns_report_is_main(r);
+    int within = NS_TOP_MAIN;
+    if (!main_report) {
+        t->breakdowns++;
+        char tmp[32];
+        snprintf(tmp, sizeof tmp, "#%d", r->parent + 1);
+        int added;
+        within = (int)ns_strmap_intern(&t->withins, r->within ? r->within : tmp, &added);
+    }
     double tw = r->root->val[NS_COL_WALL].v;
     if (!ns_num_present(r->root->val[NS_COL_WALL]) && ns_num_present(r->header_total))
         tw = r->header_total.v;
-    if (isfinite(tw)) t->total_wall += tw;
+    if (main_report && isfinite(tw)) t->total_wall += tw;
     long i = 1; /* pre-order position of n (the root is 0) */
     for (const ns_node *n = r->root->child; n; n = ns_node_next((ns_node *)n, r->root), i++) {
         if (n->kind == NS_KIND_REST && n->depth == 0) {
-            if (m) {
+            if (m && main_report) {
                 ns__top_sum(&t->rest, n);
                 double s = ns_node_self(n, NS_COL_WALL);
                 if (isfinite(s)) t->rest.self += s;
@@ -94,7 +109,7 @@ void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
         if (n->kind == NS_KIND_REST || n->kind == NS_KIND_TOTAL) continue;
         int st = m && of[i].stage >= 0 ? slot[of[i].stage] : NS_TOP_NO_STAGE;
         /* a stage's time: the self time of every row it holds */
-        if (st >= 0 && ns_stage_counted(r, n)) {
+        if (st >= 0 && main_report && ns_stage_counted(r, n)) {
             double s = ns_node_self(n, NS_COL_WALL);
             if (isfinite(s)) t->srows[st].self += s;
         }
@@ -116,13 +131,15 @@ void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
             memset(row, 0, sizeof *row);
             row->kind = n->kind;
             row->stage = st;
-        } else if (row->stage != st) {
-            row->stage = NS_TOP_MIXED_STAGE;
+            row->within = within;
+        } else {
+            if (row->stage != st) row->stage = NS_TOP_MIXED_STAGE;
+            if (row->within != within) row->within = NS_TOP_MIXED_WITHIN;
         }
         ns__top_sum(row, n);
         double s = ns_node_self(n, NS_COL_WALL);
         if (isfinite(s)) row->self += s;
-        if (st >= 0) ns__top_sum(&t->srows[st], n);
+        if (st >= 0 && main_report) ns__top_sum(&t->srows[st], n);
     }
     free(slot);
 }

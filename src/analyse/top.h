@@ -7,6 +7,14 @@
  * with children) are left out by default because their time is their
  * children's; --all keeps them.  Rest and Total are never rows.
  *
+ * A compile that prints several tables (clang/flang -ftime-report, opt
+ * and llc -time-passes, model/report.h "Report groups") counts once: the
+ * total sums only main reports, so shares are of the compile's own total
+ * (the printed percentages, for a main report's rows).  Rows of breakdown
+ * tables are still ranked -- they are the passes a reader looks for -- but
+ * carry what they are inside (`within`), and add nothing to the total or
+ * to the stages.
+ *
  * With a stage map (stages.h) every report also adds to one row per stage:
  * count, wall and user over the same rows a pass row sums (so the stage
  * rows are the pass rows grouped by stage), and self over *every* row of
@@ -36,14 +44,26 @@ typedef struct {
     long user_count; /* occurrences that had a user value */
     int dec;         /* most decimals among the summed values */
     int stage;       /* pass rows: stage index into ns_top.stages, or NS_TOP_*_STAGE */
+    int within;      /* rows of breakdown tables: what they are inside, an
+                      * index into ns_top.withins; NS_TOP_MAIN for a main
+                      * report's row; NS_TOP_MIXED_WITHIN when occurrences
+                      * differ */
 } ns_top_row;
+
+#define NS_TOP_MAIN (-1)         /* ns_top_row.within: a row of a main report */
+#define NS_TOP_MIXED_WITHIN (-2) /* occurrences inside different rows, or both */
 
 typedef struct {
     ns_strmap names;   /* name -> row index */
     ns_top_row *rows;  /* rows by index */
     size_t cap;        /* allocated rows */
-    double total_wall; /* summed report totals (wall) */
-    int reports;       /* reports added */
+    double total_wall; /* summed totals (wall) of the main reports: each
+                        * second of a compile once (model/report.h) */
+    int reports;       /* reports added, breakdown tables included */
+    int compiles;      /* compiles among them (report groups) */
+    int breakdowns;    /* breakdown tables among them */
+    ns_strmap withins; /* what breakdown rows are inside: the parent's rows,
+                        * or "#N" for the parent report as a whole */
     int all;           /* keep container rows too */
     ns_strmap stages;  /* stage names, in the maps' order of declaration */
     char **stage_desc; /* description of each stage (owned) */

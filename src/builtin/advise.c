@@ -45,6 +45,9 @@ typedef struct {
     double share[NS__MAX_STAGES];   /* stage shares of the total (median) */
     char *top_pass;                 /* heaviest pass by summed wall */
     double top_pass_share;          /* its share of the total */
+    double top_pass_s;              /* its own wall seconds, as printed (summed
+                                     * over its compile's reports) */
+    double top_pass_of_s;           /* the reported total its share is of */
     double cold_s, warm_s;          /* medians by mode (NaN when absent) */
     double tasks, tiles;            /* NPU schedule/strategy metrics (NaN) */
     double tokens_per_s;            /* runtime metric (NaN) */
@@ -143,10 +146,15 @@ static void ns__s_vf(ns_buf *b, const ns__case *c) {
 static double ns__w_pass(const ns__case *c) {
     return c->top_pass && c->top_pass_share >= 0.30 ? c->top_pass_share * 0.9 : NAN;
 }
+/* The pass's own seconds, as its reports printed them, and what its share
+ * is of: the reports' total, which is not the process's wall time (the
+ * compile's time above) -- scaling one by the other would quote a time no
+ * report printed. */
 static void ns__s_pass(ns_buf *b, const ns__case *c) {
-    ns_buf_printf(b, "One pass, %s, takes %.0f%% of the compile (%.2f s): look at it first "
+    ns_buf_printf(b, "One pass, %s, takes %.3f s, %.0f%% of the %.3f s its timing reports "
+                     "total: look at it first "
                      "(`npuscope top`, and `npuscope fit` against the size of its input).",
-                  c->top_pass, 100 * c->top_pass_share, c->top_pass_share * c->total_s);
+                  c->top_pass, c->top_pass_s, 100 * c->top_pass_share, c->top_pass_of_s);
 }
 
 static const ns__rule ns__rules[] = {
@@ -184,10 +192,12 @@ typedef struct {
     int per_config;      /* --per-config: the cases after the study */
 } ns__advice;
 
-/* The summed totals of a compile's reports (those that have one). */
+/* The summed totals of a compile's reports (those that have one); a
+ * breakdown table's time is inside its main report's (model/report.h). */
 static double ns__total(ns_report *const *reps, int n) {
     double total = 0;
     for (int k = 0; k < n; k++) {
+        if (!ns_report_is_main(reps[k])) continue;
         double t = ns_stage_report_total(reps[k]);
         if (isfinite(t)) total += t;
     }
@@ -196,21 +206,23 @@ static double ns__total(ns_report *const *reps, int n) {
 
 /* The heaviest pass of a compile: leaf pass rows summed by name over its
  * reports, the largest wall (ties by name), or NULL; *top_share is its
- * share of total. */
-static char *ns__top_pass_new(ns_report *const *reps, int n, double total, double *top_share) {
+ * share of total, *top_s its summed wall.  A phase row whose passes a
+ * breakdown table lists ("Optimizer", NS_SPLIT_PASSES) is no pass. */
+static char *ns__top_pass_new(ns_report *const *reps, int n, double total, double *top_share,
+                              double *top_s) {
     ns_strmap names;
     ns_strmap_init(&names);
     double *wall = NULL;
     for (int k = 0; k < n; k++)
         for (const ns_node *nd = reps[k]->root->child; nd; nd = ns_node_next((ns_node *)nd, reps[k]->root)) {
-            if (nd->kind != NS_KIND_PASS || nd->child) continue;
+            if (nd->kind != NS_KIND_PASS || nd->child || nd->split == NS_SPLIT_PASSES) continue;
             int added;
             size_t i = ns_strmap_intern(&names, nd->name, &added);
             if (added) wall = ns_xrealloc(wall, sizeof *wall * (i + 1)), wall[i] = 0;
             if (isfinite(nd->val[NS_COL_WALL].v)) wall[i] += nd->val[NS_COL_WALL].v;
         }
     char *top = NULL;
-    *top_share = NAN;
+    *top_share = *top_s = NAN;
     size_t best = (size_t)-1;
     for (size_t i = 0; i < names.count; i++)
         if (best == (size_t)-1 || wall[i] > wall[best] ||
@@ -219,6 +231,7 @@ static char *ns__top_pass_new(ns_report *const *reps, int n, double total, doubl
     if (best != (size_t)-1) {
         top = ns_strdup(names.keys[best]);
         *top_share = total > 0 ? wall[best] / total : NAN;
+        *top_s = wall[best];
     }
     free(wall);
     ns_strmap_free(&names);
@@ -227,11 +240,13 @@ static char *ns__top_pass_new(ns_report *const *reps, int n, double total, doubl
 
 /* Stage shares and heaviest pass of a set of reports (one compile). */
 static void ns__compile(ns__advice *ad, ns_report **reps, int n, double *share, int *nstages,
-                        const ns_stage_map **map, char **top, double *top_share, double *total) {
+                        const ns_stage_map **map, char **top, double *top_share, double *top_s,
+                        double *total) {
     *total = ns__total(reps, n);
     double self[NS__MAX_STAGES] = {0};
     *map = NULL;
     for (int k = 0; k < n; k++) {
+        if (!ns_report_is_main(reps[k])) continue; /* inside a main report */
         const ns_stage_map *m = ns_stage_sel_pick(&ad->sel, reps[k]);
         if (!*map) *map = m;
         long cnt;
@@ -245,12 +260,24 @@ static void ns__compile(ns__advice *ad, ns_report **reps, int n, double *share, 
     }
     *nstages = *map ? ns_stage_count(*map) : 0;
     for (int i = 0; i < *nstages && i < NS__MAX_STAGES; i++) share[i] = *total > 0 ? self[i] / *total : NAN;
-    *top = ns__top_pass_new(reps, n, *total, top_share);
+    *top = ns__top_pass_new(reps, n, *total, top_share, top_s);
 }
 
-/* One case from the reports of a log file. */
+/* The reports of a log file (--report N: the N-th only, taken alone). */
+typedef struct {
+    ns_report **r; /* kept reports */
+    int n;         /* entries in r */
+    long want;     /* --report N, 0 for all */
+    long seen;     /* reports seen */
+} ns__logf;
+
 static int ns__sink(ns_report *r, void *ctx) {
-    struct { ns_report **r; int n; } *f = ctx;
+    ns__logf *f = ctx;
+    if (f->want && ++f->seen != f->want) {
+        ns_report_free(r);
+        return 0;
+    }
+    if (f->want) r->group = r->parent = -1; /* one table alone is its own whole */
     f->r = ns_xrealloc(f->r, sizeof *f->r * (size_t)(f->n + 1));
     f->r[f->n++] = r;
     return 0;
@@ -267,20 +294,28 @@ static ns__case *ns__new_case(ns__advice *ad, const char *name) {
 }
 
 /* Returns -1 when the log could not be read (said), else 0. */
-static int ns__from_log(ns__advice *ad, const char *path, const ns_read_opts *ro) {
-    struct { ns_report **r; int n; } f = {NULL, 0};
+static int ns__from_log(ns__advice *ad, const char *path, const ns_read_opts *ro, long want) {
+    ns__logf f = {NULL, 0, want, 0};
     char *in[1] = {(char *)path};
     long found = ns_cli_scan(in, 1, ro, ns__sink, &f);
-    if (found <= 0) {
+    if (found <= 0 || f.n == 0) {
         for (int i = 0; i < f.n; i++) ns_report_free(f.r[i]);
         free(f.r);
+        if (found > 0)
+            ns_error("%s: --report %ld: the input has only %ld report%s", path, want, found,
+                     found == 1 ? "" : "s");
         return found < 0 ? -1 : 0;
     }
     ns__case *c = ns__new_case(ad, path);
     int nst;
-    ns__compile(ad, f.r, f.n, c->share, &nst, &c->map, &c->top_pass, &c->top_pass_share, &c->total_s);
+    ns__compile(ad, f.r, f.n, c->share, &nst, &c->map, &c->top_pass, &c->top_pass_share,
+                &c->top_pass_s, &c->total_s);
+    c->top_pass_of_s = c->total_s;
     c->compiles = 1;
-    c->submodels = f.n;
+    /* sub-model compiles, not tables: a clang or flang compile prints
+     * several (model/report.h, "Report groups") */
+    c->submodels = 0;
+    for (int i = 0; i < f.n; i++) c->submodels += ns_report_starts_compile(f.r[i]);
     c->cold_s = NAN;
     for (int i = 0; i < f.n; i++) {
         for (int k = 0; k < f.r[i]->nfacts; k++)
@@ -339,13 +374,16 @@ static void ns__from_runs(ns__advice *ad, ns_runset *rs) {
             if (!ns_run_counted(r) || r->nreports == 0) continue;
             /* the map and sub-models of the compile row's last run with reports */
             c->map = ns_stage_sel_pick(&ad->sel, r->reports[0]);
-            c->submodels = r->nreports;
-            double ps;
-            char *top = ns__top_pass_new(r->reports, r->nreports, ns__total(r->reports, r->nreports), &ps);
+            c->submodels = 0;
+            for (int q = 0; q < r->nreports; q++) c->submodels += ns_report_starts_compile(r->reports[q]);
+            double ps, pss, of = ns__total(r->reports, r->nreports);
+            char *top = ns__top_pass_new(r->reports, r->nreports, of, &ps, &pss);
             if (top && (!c->top_pass || ps > tshare)) {
                 free(c->top_pass);
                 c->top_pass = top;
                 tshare = ps;
+                c->top_pass_s = pss;
+                c->top_pass_of_s = of;
             } else {
                 free(top);
             }
@@ -372,6 +410,22 @@ static void ns__from_runs(ns__advice *ad, ns_runset *rs) {
     free(done);
     free(row_of);
     ad->studied = ns_study_build(&ad->study, &ad->table, &ad->sel, ns__fix_of) == 0;
+}
+
+/* --report N on run folders: every run keeps its N-th report alone (a run
+ * with fewer keeps none), before anything is counted. */
+static void ns__take_report(ns_runset *rs, long want) {
+    for (int i = 0; i < rs->nruns; i++) {
+        ns_run *r = &rs->runs[i];
+        ns_report *keep = want <= r->nreports ? r->reports[want - 1] : NULL;
+        for (int k = 0; k < r->nreports; k++)
+            if (r->reports[k] != keep) ns_report_free(r->reports[k]);
+        r->nreports = 0;
+        if (keep) {
+            keep->group = keep->parent = -1;
+            r->reports[r->nreports++] = keep;
+        }
+    }
 }
 
 /* ====== The NPUW decode lesson ======
@@ -642,6 +696,7 @@ int ns_cmd_advise(int argc, char **argv) {
     ns_read_opts ro = {0};
     const char *stages = NULL;
     int format = 0, per_config = 0, rc = NS_EXIT_OK;
+    long want = 0; /* --report N */
     static const char *const formats[] = {"text", "json", NULL};
     char **inputs = ns_xcalloc((size_t)argc + 1, sizeof *inputs);
     int ninputs = 0;
@@ -651,6 +706,7 @@ int ns_cmd_advise(int argc, char **argv) {
         NS_OPT_STAGES(&stages),
         NS_OPT_CHOICE(0, "format", &format, "F", formats),
         NS_OPT_FLAG(0, "per-config", &per_config),
+        NS_OPT_INT(0, "report", &want, "N", 1, 1L << 30),
         NS_OPT_READ(&ro),
         NS_OPT_END(),
     };
@@ -672,9 +728,10 @@ int ns_cmd_advise(int argc, char **argv) {
         if (stat(inputs[i], &st) == 0 && S_ISDIR(st.st_mode)) {
             if (ns_runset_read(&rs, inputs[i]) < 0) rc = NS_EXIT_USAGE;
         } else {
-            if (ns__from_log(&ad, inputs[i], &ro) < 0) rc = NS_EXIT_USAGE;
+            if (ns__from_log(&ad, inputs[i], &ro, want) < 0) rc = NS_EXIT_USAGE;
         }
     }
+    if (want) ns__take_report(&rs, want);
     if (rs.nruns) ns__from_runs(&ad, &rs);
     if (!ad.ncases) {
         ns_error("no compile found to advise on");

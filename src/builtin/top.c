@@ -33,9 +33,13 @@ typedef struct {
     ns_top *t;         /* the sums */
     ns_stage_sel *sel; /* the stage map of each report */
     ns__kinds *k;      /* sub-model kinds (always summed) */
+    long want;         /* --report N (1-based), 0 for every report */
+    long seen;         /* reports seen so far */
 } ns__top_ctx;
 
 static void ns__kind_add(ns__kinds *k, const ns_report *r) {
+    /* a breakdown table's time is already in its compile's main report */
+    if (!ns_report_is_main(r)) return;
     char *kind = ns_submodel_kind_new(r->label);
     int added;
     size_t i = ns_strmap_intern(&k->kinds, kind, &added);
@@ -82,6 +86,12 @@ static void ns__kinds_render(ns_buf *b, const ns__kinds *k, double total, ns__to
 
 static int ns__top_sink(ns_report *r, void *vctx) {
     ns__top_ctx *c = vctx;
+    if (c->want && ++c->seen != c->want) {
+        ns_report_free(r);
+        return 0;
+    }
+    /* one report taken alone is its own whole: its total, its shares */
+    if (c->want) r->group = r->parent = -1;
     const ns_stage_map *m = ns_stage_sel_pick(c->sel, r);
     long n;
     ns_stage_of *of = m ? ns_stage_assign_new(m, r, &n) : NULL;
@@ -89,7 +99,7 @@ static int ns__top_sink(ns_report *r, void *vctx) {
     ns__kind_add(c->k, r);
     free(of);
     ns_report_free(r);
-    return 0;
+    return c->want != 0;
 }
 
 /* The sums of a row as JSON members, and the closing brace: count, wall,
@@ -175,20 +185,47 @@ static void ns__stage_row(ns_buf *b, const ns_top *t, const ns_top_row *row, con
     }
 }
 
+/* "5 reports" -- or, when some are breakdown tables, "1 compile: 1 main
+ * report and 4 breakdown tables" (their time is in the main report's). */
+static void ns__top_head(ns_buf *b, const ns_top *t) {
+    if (!t->breakdowns && t->compiles == t->reports) {
+        ns_buf_printf(b, "%d report%s", t->reports, t->reports == 1 ? "" : "s");
+        return;
+    }
+    int mains = t->reports - t->breakdowns;
+    ns_buf_printf(b, "%d compile%s: %d main report%s and %d breakdown table%s", t->compiles,
+                  t->compiles == 1 ? "" : "s", mains, mains == 1 ? "" : "s", t->breakdowns,
+                  t->breakdowns == 1 ? "" : "s");
+}
+
+/* JSON: the counts before the total. */
+static void ns__top_head_json(ns_buf *b, const ns_top *t) {
+    ns_buf_printf(b, "{\"reports\":%d,\"compiles\":%d,\"breakdown_tables\":%d,\"total_wall_s\":",
+                  t->reports, t->compiles, t->breakdowns);
+    ns_put_json_double(b, t->total_wall, 4);
+}
+
+/* What a row of breakdown tables is inside, or NULL for a main row. */
+static const char *ns__row_within(const ns_top *t, const ns_top_row *row) {
+    if (row->within == NS_TOP_MAIN) return NULL;
+    if (row->within == NS_TOP_MIXED_WITHIN) return "different rows by report";
+    return t->withins.keys[row->within];
+}
+
 /* --by stage: the stages in the maps' order, then Rest. */
 static void ns__top_render_stages(ns_buf *b, const ns_top *t, ns__top_fmt f, int color) {
     int partial = 0;
     if (f == NS__TOP_JSON) {
-        ns_buf_printf(b, "{\"reports\":%d,\"total_wall_s\":", t->reports);
-        ns_put_json_double(b, t->total_wall, 4);
+        ns__top_head_json(b, t);
         ns_buf_puts(b, ",\"by\":\"stage\"");
         ns__maps_json(b, t);
         ns_buf_puts(b, ",\"rows\":[");
     } else if (f == NS__TOP_CSV) {
         ns_buf_puts(b, "name,kind,stage,count,wall_s,user_s,user_count,self_s,share\n");
     } else {
-        ns_buf_printf(b, "%s%d report%s, %.4f s wall in total; stage map%s ", color ? "\033[1m" : "",
-                      t->reports, t->reports == 1 ? "" : "s", t->total_wall,
+        ns_buf_puts(b, color ? "\033[1m" : "");
+        ns__top_head(b, t);
+        ns_buf_printf(b, ", %.4f s wall in total; stage map%s ", t->total_wall,
                       t->maps.count == 1 ? "" : "s");
         for (size_t i = 0; i < t->maps.count; i++)
             ns_buf_printf(b, "%s%s", i ? ", " : "", t->maps.keys[i]);
@@ -220,17 +257,17 @@ static void ns__top_render(ns_buf *b, const ns_top *t, long limit, ns__top_fmt f
     int partial = 0; /* a user sum covers only some occurrences */
     size_t n = t->names.count;
     if (limit > 0 && (size_t)limit < n) n = (size_t)limit;
+    int nested = 0; /* a breakdown table's row was shown */
     if (f == NS__TOP_JSON) {
-        ns_buf_printf(b, "{\"reports\":%d,\"total_wall_s\":", t->reports);
-        ns_put_json_double(b, t->total_wall, 4);
+        ns__top_head_json(b, t);
         ns__maps_json(b, t);
         ns_buf_puts(b, ",\"rows\":[");
     } else if (f == NS__TOP_CSV) {
-        ns_buf_puts(b, "name,kind,stage,count,wall_s,user_s,user_count,self_s,share\n");
+        ns_buf_puts(b, "name,kind,stage,count,wall_s,user_s,user_count,self_s,share,within\n");
     } else {
-        ns_buf_printf(b, "%s%d report%s, %.4f s wall in total%s\n", color ? "\033[1m" : "",
-                      t->reports, t->reports == 1 ? "" : "s", t->total_wall,
-                      color ? "\033[0m" : "");
+        ns_buf_puts(b, color ? "\033[1m" : "");
+        ns__top_head(b, t);
+        ns_buf_printf(b, ", %.4f s wall in total%s\n", t->total_wall, color ? "\033[0m" : "");
         ns_buf_printf(b, "%4s  %11s  %7s  %6s  %11s  %11s  %s\n", "#", "wall s", "share",
                       "count", "user s", "self s", "name");
     }
@@ -246,6 +283,10 @@ static void ns__top_render(ns_buf *b, const ns_top *t, long limit, ns__top_fmt f
             ns_buf_printf(b, ",\"kind\":\"%s\",\"stage\":", ns_kind_name(row->kind));
             if (stage) ns_json_str(b, stage);
             else ns_buf_puts(b, "null");
+            const char *within = ns__row_within(t, row);
+            ns_buf_puts(b, ",\"within\":");
+            if (within) ns_json_str(b, within);
+            else ns_buf_puts(b, "null");
             ns__json_sums(b, row, share, dec);
         } else if (f == NS__TOP_CSV) {
             const char *stage = ns__row_stage(t, row);
@@ -253,6 +294,11 @@ static void ns__top_render(ns_buf *b, const ns_top *t, long limit, ns__top_fmt f
             ns_buf_printf(b, ",%s,", ns_kind_name(row->kind));
             if (stage) ns_csv_field(b, stage);
             ns__csv_sums(b, row, share, dec);
+            b->len--; /* the newline: within comes last */
+            ns_buf_putc(b, ',');
+            const char *within = ns__row_within(t, row);
+            if (within) ns_csv_field(b, within);
+            ns_buf_putc(b, '\n');
         } else {
             ns_buf_printf(b, "%4zu  %11.*f  %6.1f%%  %6ld  ", k + 1, dec, row->wall,
                           isfinite(share) ? share * 100 : 0.0, row->count);
@@ -262,10 +308,22 @@ static void ns__top_render(ns_buf *b, const ns_top *t, long limit, ns__top_fmt f
                 ns_buf_printf(b, "%10.*f*  ", dec, row->user), partial = 1;
             else
                 ns_buf_printf(b, "%11s  ", "-");
-            ns_buf_printf(b, "%11.*f  %s\n", dec, fabs(row->self) < 0.5e-9 ? 0.0 : row->self,
-                          name);
+            const char *within = ns__row_within(t, row);
+            ns_buf_printf(b, "%11.*f  %s%s", dec, fabs(row->self) < 0.5e-9 ? 0.0 : row->self,
+                          within ? "  " : "", name);
+            if (within) {
+                ns_buf_puts(b, "  (in ");
+                ns_display_name(b, within);
+                ns_buf_putc(b, ')');
+                nested = 1;
+            }
+            ns_buf_putc(b, '\n');
         }
     }
+    if (nested)
+        ns_buf_puts(b, "      indented: a row of a breakdown table, inside the row(s) named after "
+                       "\"in\";\n      its share is of the compile's total, to which it adds "
+                       "nothing\n");
     if (partial)
         ns_buf_puts(b, "      * user time summed over the occurrences whose report "
                        "has a User column only\n");
@@ -277,7 +335,7 @@ static void ns__top_render(ns_buf *b, const ns_top *t, long limit, ns__top_fmt f
 
 int ns_cmd_top(int argc, char **argv) {
     ns_read_opts ro = {0};
-    long limit = 20;
+    long limit = 20, want = 0; /* want: --report N */
     int all = 0, by = 0; /* by: 0 pass, 1 stage, 2 sub-model kind */
     int fmt = NS__TOP_TEXT;
     const char *spec = NULL; /* --stages */
@@ -286,6 +344,7 @@ int ns_cmd_top(int argc, char **argv) {
     static const char *const bys[] = {"pass", "stage", "submodel", NULL};
     const ns_option own[] = {
         NS_OPT_INT('n', NULL, &limit, "N", 0, 1L << 30),
+        NS_OPT_INT(0, "report", &want, "N", 1, 1L << 30),
         NS_OPT_CHOICE(0, "by", &by, "pass|stage|submodel", bys),
         NS_OPT_STAGES(&spec),
         NS_OPT_FLAG(0, "all", &all),
@@ -310,7 +369,7 @@ int ns_cmd_top(int argc, char **argv) {
     ns__kinds kinds;
     memset(&kinds, 0, sizeof kinds);
     ns_strmap_init(&kinds.kinds);
-    ns__top_ctx ctx = {&t, &sel, &kinds};
+    ns__top_ctx ctx = {&t, &sel, &kinds, want, 0};
     long found = ns_cli_scan(inputs, ninputs, &ro, ns__top_sink, &ctx);
     /* an unreadable input still leaves the others' reports to show */
     if (t.reports > 0) {
@@ -328,6 +387,10 @@ int ns_cmd_top(int argc, char **argv) {
     if (found < 0) rc = NS_EXIT_USAGE;
     else if (found == 0) {
         ns_cli_none_found(inputs, ninputs);
+        rc = NS_EXIT_NOTHING;
+    } else if (want && t.reports == 0) {
+        ns_error("--report %ld: the input has only %ld report%s", want, found,
+                 found == 1 ? "" : "s");
         rc = NS_EXIT_NOTHING;
     }
     ns_top_free(&t);

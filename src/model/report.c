@@ -69,8 +69,14 @@ ns_report *ns_report_new(ns_producer producer, const char *file, long line) {
     r->root->name = "Total";
     r->root->kind = NS_KIND_TOTAL;
     r->root->depth = -1;
+    r->group = -1;
+    r->parent = -1;
     return r;
 }
+
+int ns_report_is_main(const ns_report *r) { return r->parent < 0; }
+
+int ns_report_starts_compile(const ns_report *r) { return r->group < 0 || r->group == r->index; }
 
 void ns_report_free(ns_report *r) {
     if (!r) return;
@@ -86,6 +92,7 @@ void ns_report_free(ns_report *r) {
     free(r->title);
     free(r->file);
     free(r->prefix);
+    free(r->within);
     free(r);
 }
 

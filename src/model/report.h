@@ -55,7 +55,18 @@ typedef struct ns_node {
     struct ns_node *last;      /* last child, for O(1) append */
     struct ns_node *next;      /* next sibling */
     int nchild;                /* number of children */
+    unsigned char split;       /* report groups: NS_SPLIT_*, what another
+                                * table of the compile makes of this row */
 } ns_node;
+
+/* ns_node.split: a row that a breakdown table of its compile breaks down
+ * (model/report.h, "Report groups"; set by the reader). */
+enum {
+    NS_SPLIT_NONE,   /* no table breaks it down */
+    NS_SPLIT_PASSES, /* a phase whose passes another table lists ("Optimizer") */
+    NS_SPLIT_STEPS,  /* a pass whose steps another table lists (instruction
+                      * selection, register allocation): still a pass */
+};
 
 /* ====== Reports ====== */
 typedef struct ns_arena_chunk ns_arena_chunk;
@@ -94,10 +105,39 @@ typedef struct ns_report {
     ns_arena_chunk *arena;   /* all nodes and strings of this report */
     ns_fact *facts;          /* compiler-logged numbers of this compile */
     int nfacts;              /* entries in facts */
+    int group;               /* index of the first table of the compile this
+                              * report is one table of (see Report groups),
+                              * or -1: the report stands alone */
+    int parent;              /* index of the report whose time this table
+                              * breaks down, or -1: a main report, its total
+                              * is part of the compile's */
+    char *within;            /* the parent's rows it breaks down, "; "-joined
+                              * (owned), or NULL: the parent as a whole */
 } ns_report;
 
 ns_report *ns_report_new(ns_producer producer, const char *file, long line);
 void ns_report_free(ns_report *r);
+
+/* ====== Report groups ======
+ * One clang, flang, opt or llc process prints several tables back to back
+ * (-ftime-report, -time-passes): a main report that covers the compile
+ * ("Clang time report", "Flang execution timing report"; opt and llc have
+ * none, their pass table is the main one) and tables whose rows break down
+ * rows already inside it ("Pass execution timing report" breaks down
+ * "Optimizer" and "Machine code generation", "Instruction Selection and
+ * Scheduling" the pass row "X86 DAG->DAG Instruction Selection").  The
+ * reader links them (parse/group.c): `group` names the compile, `parent`
+ * and `within` what a breakdown table breaks down.  A compile's time is
+ * the sum of its main reports' totals; a breakdown table's seconds are
+ * already in it, so summing every table would count them twice or more.
+ * A report that is no table of such a group (MLIR, a trace) has group and
+ * parent -1: it is a compile of its own. */
+
+/* Is the report a main one (its total counts toward its compile's)? */
+int ns_report_is_main(const ns_report *r);
+/* Is the report the first table of a compile (or a compile of its own)?
+ * Counting these counts compiles, not tables. */
+int ns_report_starts_compile(const ns_report *r);
 
 /* Set fact `name` of the report to value (replacing an earlier one). */
 void ns_report_set_fact(ns_report *r, const char *name, double value);

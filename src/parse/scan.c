@@ -33,6 +33,7 @@
  * printed at the same time by two processes.
  */
 #include "parse/scan.h"
+#include "parse/group.h"
 
 #include "base/regex_guard.h"
 #include "parse/parse.h"
@@ -673,8 +674,11 @@ static int ns__scan_reader(ns_scanner *sc, ns__reader *rd, ns_sink sink, void *c
     memset(&st, 0, sizeof st);
     st.sc = sc;
     st.name = rd->name;
-    st.sink = sink;
-    st.ctx = ctx;
+    /* the tables of one compile are linked before the sink sees them */
+    ns_group grp;
+    ns_group_init(&grp, sink, ctx);
+    st.sink = ns_group_sink;
+    st.ctx = &grp;
     st.hook = sc->hook;
     st.ps.diag = &sc->diag;
 
@@ -690,6 +694,7 @@ static int ns__scan_reader(ns_scanner *sc, ns__reader *rd, ns_sink sink, void *c
          * without a report it yields nothing (exit 1, docs/formats.md):
          * exit 2 is for inputs that cannot be opened or read at all */
         ns__trace(&st, rd->buf + bom, rd->end - bom);
+        if (ns_group_end(&grp)) sc->stopped = 1;
         return st.found;
     }
     rd->start = bom;
@@ -714,6 +719,7 @@ static int ns__scan_reader(ns_scanner *sc, ns__reader *rd, ns_sink sink, void *c
         ns__line(&st, c, cn, rd->lineno);
     }
     ns__end(&st, rd->lineno);
+    if (ns_group_end(&grp)) sc->stopped = 1;
     if (rd->io_error) return -1;
     return st.found;
 }

@@ -140,6 +140,11 @@ void ns_render_tree_text(ns_buf *b, const ns_report *r, const ns_text_opts *o, F
             ns_buf_printf(b, "%s %s=%g", i ? "," : "", r->facts[i].name, r->facts[i].value);
         ns_buf_putc(b, '\n');
     }
+    if (!ns_report_is_main(r)) { /* model/report.h, "Report groups" */
+        ns_buf_puts(b, "  breakdown table: inside ");
+        if (r->within) ns_buf_printf(b, "%s of ", r->within);
+        ns_buf_printf(b, "report #%d (its time is counted there)\n", r->parent + 1);
+    }
     if (!r->complete)
         ns_buf_puts(b, "  (incomplete: the report has no Total row; shares are of the "
                        "header total where known)\n");

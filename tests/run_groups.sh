@@ -1,0 +1,153 @@
+# shellcheck shell=bash
+# run_groups.sh -- the tables of one compile counted once (model/report.h,
+# "Report groups"; parse/group.c).  Sourced by tests/run.sh (uses its
+# check/ok/bad, $NPUSCOPE, $TMP, $FIX), or run alone: `bash
+# tests/run_groups.sh` prints "N passed, N failed".
+#
+# clang and flang -ftime-report print a main report and tables that break
+# down its rows; opt and llc -time-passes a pass table, its breakdowns and
+# "LLVM IR Parsing".  The numbers the checks expect are read from the
+# captured fixtures themselves with awk (a second, naive reading of the
+# tables), never written into the test: regenerated fixtures change every
+# number.
+#   - `top`'s total is the compile's own: the main report's Total row (opt,
+#     llc: the sum of the pass table's and the parsing table's);
+#   - every row of the main report has in `top` the share the compiler
+#     printed, within the rounding of the printed numbers;
+#   - `top --report N` takes one table alone: its own total and shares;
+#   - the tables are one compile in `top` and in `advise` (not "N sub-model
+#     compiles"), and `tree` says which table a breakdown is inside.
+
+if ! declare -F check >/dev/null 2>&1; then
+    # shellcheck source=tests/lib.sh
+    . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+    NS_GROUPS_ALONE=1
+fi
+
+# groups_rows FILE TITLE: the rows of the table titled TITLE, one per line
+# "wall<TAB>pct<TAB>depth<TAB>name" (wall and pct of the last time column,
+# the wall one in both layouts); the Total row is named Total.
+groups_rows() {
+    awk -v want="$2" '
+        /^===-/ { banner++; if (banner % 2 == 1) { getline; t = $0; gsub(/^ +| +$/, "", t); on = (t == want) } next }
+        on && /\( *-?[0-9.]+%\)/ {
+            line = $0; wall = ""; pct = ""
+            while (match(line, /-?[0-9]+\.[0-9]+ +\( *-?[0-9.]+%\)/)) {
+                cell = substr(line, RSTART, RLENGTH)
+                line = substr(line, RSTART + RLENGTH)
+                split(cell, a, /[ (%)]+/); wall = a[1]; pct = a[2]
+            }
+            sub(/^  /, "", line)
+            ind = match(line, /[^ ]/) - 1
+            name = substr(line, ind + 1)
+            printf "%s\t%s\t%d\t%s\n", wall, pct, ind / 2, name
+            if (name == "Total") on = 0
+        }' "$1"
+}
+
+# groups_total FILE TITLE...: the Total rows' wall of the tables, summed
+groups_total() {
+    local f=$1 sum=0 t w
+    shift
+    for t in "$@"; do
+        w=$(groups_rows "$f" "$t" | awk -F'\t' '$4 == "Total" { print $1 }')
+        [ -n "$w" ] || { echo "no table '$t' in $f"; return 1; }
+        sum=$(awk -v a="$sum" -v b="$w" 'BEGIN { printf "%.4f", a + b }')
+    done
+    echo "$sum"
+}
+
+# groups_top_total FILE MAIN_TITLE...: top's total is the main tables'
+groups_top_total() {
+    local f=$1 want
+    shift
+    want=$(groups_total "$f" "$@") || return 1
+    "$NPUSCOPE" top --format json "$f" >"$TMP/g.json" || return 1
+    jqt --arg w "$want" '.total_wall_s == ($w | tonumber)' "$TMP/g.json" || {
+        echo "top: $(jq .total_wall_s "$TMP/g.json") s, the compile: $want s"
+        return 1
+    }
+}
+
+# groups_top_shares FILE TITLE [TOP ARGS...]: every top-level row of the
+# table has the printed share in top (--all: containers too), within the
+# rounding of a %5.1f percentage and of the 4-decimal times it is made of
+groups_top_shares() {
+    local f=$1 title=$2
+    shift 2
+    "$NPUSCOPE" top --all -n 0 --format json "$@" "$f" >"$TMP/g.json" || return 1
+    groups_rows "$f" "$title" >"$TMP/g.rows"
+    [ -s "$TMP/g.rows" ] || { echo "no rows of '$title'"; return 1; }
+    local total n=0 wall pct depth name
+    total=$(awk -F'\t' '$4 == "Total" { print $1 }' "$TMP/g.rows")
+    while IFS=$'\t' read -r wall pct depth name; do
+        [ "$depth" = 0 ] && [ "$name" != Total ] && [ "$name" != Rest ] || continue
+        n=$((n + 1))
+        jqt --arg n "$name" --arg p "$pct" --arg t "$total" '
+            [.rows[] | select(.name == $n)] | length == 1 and
+            ((.[0].share * 100 - ($p | tonumber)) | fabs) <= 0.05 + 2 * 0.005 / ($t | tonumber) + 1e-9' \
+            "$TMP/g.json" || {
+            echo "row '$name': printed $pct%, top: $(jq --arg n "$name" '[.rows[] | select(.name == $n) | .share * 100]' "$TMP/g.json")"
+            return 1
+        }
+    done <"$TMP/g.rows"
+    [ "$n" -gt 0 ] || { echo "no top-level rows in '$title'"; return 1; }
+}
+
+# groups_one_compile FILE NTABLES: top and advise see one compile
+groups_one_compile() {
+    "$NPUSCOPE" top --format json "$1" >"$TMP/g.json" || return 1
+    jqt --argjson n "$2" '.reports == $n and .compiles == 1 and .breakdown_tables == $n - 1 or
+        (.reports == $n and .compiles == 1)' "$TMP/g.json" || return 1
+    "$NPUSCOPE" advise "$1" >"$TMP/g.txt" 2>&1 || return 1
+    [ -s "$TMP/g.txt" ] || { echo "advise printed nothing"; return 1; }
+    if grep -n 'sub-model compiles' "$TMP/g.txt"; then return 1; fi
+    "$NPUSCOPE" advise --format json "$1" >"$TMP/g.json" || return 1
+    jqt '[.. | objects | select(has("submodels")) | .submodels] | length > 0 and all(. == 1)' "$TMP/g.json"
+}
+
+# groups_report_alone FILE N TITLE: top --report N is that table alone
+groups_report_alone() {
+    local want
+    want=$(groups_total "$1" "$3") || return 1
+    "$NPUSCOPE" top --report "$2" --format json "$1" >"$TMP/g.json" || return 1
+    jqt --arg w "$want" '.reports == 1 and .breakdown_tables == 0 and
+        .total_wall_s == ($w | tonumber)' "$TMP/g.json" || return 1
+    groups_top_shares "$1" "$3" --report "$2"
+}
+
+# groups_tree_says FILE N PATTERN: tree names what report N is inside
+groups_tree_says() {
+    "$NPUSCOPE" tree --report "$2" --depth 0 "$1" >"$TMP/g.txt" || return 1
+    grep -q -- "$3" "$TMP/g.txt" || { head -3 "$TMP/g.txt"; return 1; }
+}
+
+c22=$FIX/clang22-ftime-report.txt f22=$FIX/flang22-ftime-report.txt c14=$FIX/clang14-ftime-report.txt
+check "groups: clang-22 -ftime-report, top's total is the Clang time report's" \
+    groups_top_total "$c22" "Clang time report"
+check "groups: clang-22 -ftime-report, top's shares are the printed ones" \
+    groups_top_shares "$c22" "Clang time report"
+check "groups: flang-22 -ftime-report, top's total is the Flang report's" \
+    groups_top_total "$f22" "Flang execution timing report"
+check "groups: flang-22 -ftime-report, top's shares are the printed ones" \
+    groups_top_shares "$f22" "Flang execution timing report"
+check "groups: clang-14 -ftime-report, top's total is the front-end report's" \
+    groups_top_total "$c14" "Clang front-end time report"
+check "groups: llc-22 -time-passes, the pass table and IR parsing" \
+    groups_top_total "$FIX/llc22-time-passes.txt" "Pass execution timing report" "LLVM IR Parsing"
+check "groups: opt-22 -time-passes, the pass table and IR parsing" \
+    groups_top_total "$FIX/opt22-time-passes.txt" "Pass execution timing report" "LLVM IR Parsing"
+check "groups: clang-22, 5 tables are one compile in top and advise" groups_one_compile "$c22" 5
+check "groups: flang-22, 6 tables are one compile in top and advise" groups_one_compile "$f22" 6
+check "groups: top --report 5 of clang-22 is the Clang time report alone" \
+    groups_report_alone "$c22" 5 "Clang time report"
+check "groups: top --report 4 of clang-22 is the pass table alone, its own shares" \
+    groups_report_alone "$c22" 4 "Pass execution timing report"
+check "groups: tree says the clang-22 pass table is inside Optimizer and Machine code generation" \
+    groups_tree_says "$c22" 4 "inside Machine code generation; Optimizer of report #5"
+check "groups: tree says flang's ISel table is inside the codegen pass table's ISel row" \
+    groups_tree_says "$f22" 5 "inside X86 DAG->DAG Instruction Selection of report #1"
+check "groups: tree says clang-14's pass tables are inside Code Generation Time" \
+    groups_tree_says "$c14" 1 "inside Code Generation Time of report #2"
+
+if [ -n "${NS_GROUPS_ALONE:-}" ]; then finish; fi
