@@ -150,4 +150,35 @@ check "groups: tree says flang's ISel table is inside the codegen pass table's I
 check "groups: tree says clang-14's pass tables are inside Code Generation Time" \
     groups_tree_says "$c14" 1 "inside Code Generation Time of report #2"
 
+# advise on a real mlir-opt-22 run: the heaviest pass is quoted with its own
+# printed time and the reported total its share is of (not its share times
+# the process's wall time, which no report printed)
+groups_advise_pass() {
+    local d=$TMP/gadv
+    mkdir -p "$d"
+    awk 'BEGIN { for (i = 0; i < 6000; i++) {
+        printf "func.func @f%d(%%a: i32, %%b: i32) -> i32 {\n", i
+        printf "  %%0 = arith.addi %%a, %%b : i32\n  %%1 = arith.muli %%0, %%a : i32\n"
+        printf "  %%2 = arith.addi %%1, %%0 : i32\n  return %%2 : i32\n}\n" } }' >"$d/big.mlir"
+    "$NPUSCOPE" record -q -o "$d/runs" -n 1 --preset mlir -- mlir-opt-22 --mlir-timing \
+        "--pass-pipeline=builtin.module(func.func(canonicalize),convert-to-llvm)" "$d/big.mlir" \
+        -o /dev/null || return 1
+    "$NPUSCOPE" advise "$d/runs" >"$d/advice" || return 1
+    local line pass total wall
+    line=$(grep -o 'One pass, ConvertToLLVMPass, takes [0-9.]* s, [0-9]*% of the [0-9.]* s' "$d/advice") || {
+        echo "no heaviest-pass advice on ConvertToLLVMPass:"; cat "$d/advice"; return 1; }
+    pass=$(jq -r '[.reports[0].root.children[] | select(.name == "ConvertToLLVMPass") | .wall_s] | add' "$d"/runs/*/run.json)
+    total=$(jq -r '.reports[0].total.wall_s' "$d"/runs/*/run.json)
+    wall=$(jq -r '.wall_s' "$d"/runs/*/run.json)
+    [ "$line" = "$(printf 'One pass, ConvertToLLVMPass, takes %.4f s, %s%% of the %.4f s' "$pass" \
+        "$(awk -v p="$pass" -v t="$total" 'BEGIN { printf "%.0f", 100 * p / t }')" "$total")" ] || {
+        echo "advise: '$line'; the report: $pass s of $total s (process wall $wall s)"; return 1; }
+}
+if command -v mlir-opt-22 >/dev/null 2>&1; then
+    check "groups: advise quotes the heaviest pass of a real mlir-opt-22 run with its own time" \
+        groups_advise_pass
+else
+    skip "advise's heaviest pass on a real mlir-opt-22 run (mlir-opt-22 is not installed)"
+fi
+
 if [ -n "${NS_GROUPS_ALONE:-}" ]; then finish; fi

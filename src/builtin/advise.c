@@ -151,7 +151,7 @@ static double ns__w_pass(const ns__case *c) {
  * compile's time above) -- scaling one by the other would quote a time no
  * report printed. */
 static void ns__s_pass(ns_buf *b, const ns__case *c) {
-    ns_buf_printf(b, "One pass, %s, takes %.3f s, %.0f%% of the %.3f s its timing reports "
+    ns_buf_printf(b, "One pass, %s, takes %.4f s, %.0f%% of the %.4f s its timing reports "
                      "total: look at it first "
                      "(`npuscope top`, and `npuscope fit` against the size of its input).",
                   c->top_pass, c->top_pass_s, 100 * c->top_pass_share, c->top_pass_of_s);
