@@ -181,4 +181,43 @@ else
     skip "advise's heaviest pass on a real mlir-opt-22 run (mlir-opt-22 is not installed)"
 fi
 
+# clang -ftime-trace: a trace names no container, so a row whose children
+# cover more than half its time is one (parse/trace.c); top and the page's
+# key finding rank passes, not ExecuteCompiler (100%) or Backend (the rule
+# holds per occurrence: clang's second, tiny Frontend scope is mostly its
+# own time, so it stays a pass)
+t22=$FIX/clang22-ftime-trace.json
+groups_trace_top() {
+    "$NPUSCOPE" top -n 0 --format json "$t22" >"$TMP/g.json" || return 1
+    jqt '(.rows | length) > 20 and
+        ([.rows[] | select(.name == "ExecuteCompiler" or .name == "Backend"
+            or .name == "Optimizer" or .name == "OptModule" or .name == "CodeGenPasses")] | length) == 0 and
+        all(.rows[]; .self_s >= 0.5 * .wall_s - 1e-9)' "$TMP/g.json" || return 1
+    "$NPUSCOPE" top --all -n 0 --format json "$t22" >"$TMP/g.json" || return 1
+    jqt '[.rows[] | select(.name == "ExecuteCompiler")] | length == 1' "$TMP/g.json"
+}
+groups_trace_page() {
+    "$NPUSCOPE" report -q -o "$TMP/g.html" "$t22" 2>/dev/null || return 1
+    local f
+    f=$(grep -o 'The heaviest pass is [^:]*' "$TMP/g.html" | head -1)
+    [ -n "$f" ] || { echo "no heaviest-pass finding"; return 1; }
+    case $f in *ExecuteCompiler* | *Backend* | *Frontend*) echo "$f"; return 1 ;; esac
+}
+# tree --format chrome of a trace: the async Source track on its own tid,
+# beside the main thread, so the export spans what the trace took
+groups_trace_chrome() {
+    "$NPUSCOPE" tree --format chrome "$t22" >"$TMP/g.chrome" || return 1
+    "$NPUSCOPE" tree --format json "$t22" >"$TMP/g.json" || return 1
+    local total
+    total=$(jq '.reports[0].root.wall_s' "$TMP/g.json")
+    jqt --argjson t "$total" '[.traceEvents[] | select(.ph == "X")] as $x |
+        (($x | map(.ts + .dur) | max) - $t * 1e6 | fabs) < 1 and
+        ([$x[] | select(.name == "Source") | .tid] | unique) as $src |
+        ([$x[] | select(.name == "ExecuteCompiler") | .tid] | unique) as $main |
+        ($src | length) == 1 and ($main | length) == 1 and $src != $main' "$TMP/g.chrome"
+}
+check "groups: clang-22 -ftime-trace, top ranks passes, not ExecuteCompiler or Backend" groups_trace_top
+check "groups: clang-22 -ftime-trace, the page's heaviest pass is no container" groups_trace_page
+check "groups: clang-22 -ftime-trace, chrome keeps the Source track on its own tid" groups_trace_chrome
+
 if [ -n "${NS_GROUPS_ALONE:-}" ]; then finish; fi

@@ -113,6 +113,10 @@ typedef struct ns_report {
                               * is part of the compile's */
     char *within;            /* the parent's rows it breaks down, "; "-joined
                               * (owned), or NULL: the parent as a whole */
+    int tracks;              /* trace: the root's children are its threads
+                              * and async tracks, which ran side by side
+                              * (their times overlap; the total is the
+                              * longest, not their sum) */
 } ns_report;
 
 ns_report *ns_report_new(ns_producer producer, const char *file, long line);

@@ -532,6 +532,7 @@ static void ns__build(ns__ctx *c) {
             top->kind = NS_KIND_SCOPE;
             top->depth = 0;
             ns_node_append(r->root, top);
+            r->tracks = 1;
         }
         ns__build_thread(c, top, n > 1 ? 1 : 0, t->lo, t->hi, &stack, &cap);
     }
@@ -565,6 +566,25 @@ int ns_trace_sniff(const char *s, size_t n) {
         return ns__memmem(s + j, rest, "\"ph\"", 4) && !ns_mlir_json_entry_line(s + j, rest);
     }
     return 0;
+}
+
+/* ====== Containers ======
+ * A text report names its containers (a scope, a pipeline); a trace does
+ * not: ExecuteCompiler, Frontend, Backend and OptModule are events like
+ * any pass.  So the rule is the one that makes a container a container:
+ * a scope whose children cover more than half of its time is a scope
+ * (NS_KIND_SCOPE), its time being mostly theirs; anything else stays a
+ * pass, its time mostly its own.  `top` leaves scopes out (their time is
+ * their children's) and the page's heaviest pass is a pass, so neither
+ * ranks ExecuteCompiler (100%) first. */
+static void ns__containers(ns_report *r) {
+    for (ns_node *n = r->root->child; n; n = ns_node_next(n, r->root)) {
+        if (!n->child || n->kind != NS_KIND_PASS || !ns_num_present(n->val[NS_COL_WALL])) continue;
+        double kids = 0; /* children are nested intervals: they never overlap */
+        for (const ns_node *c = n->child; c; c = c->next)
+            if (ns_num_present(c->val[NS_COL_WALL])) kids += c->val[NS_COL_WALL].v;
+        if (kids > 0.5 * n->val[NS_COL_WALL].v) n->kind = NS_KIND_SCOPE;
+    }
 }
 
 /* ====== Entry point ====== */
@@ -630,6 +650,7 @@ ns_report *ns_trace_report_new(const char *text, size_t len, const char *file,
         r = NULL;
     } else {
         ns__build(&c);
+        ns__containers(r);
         r->cols = NS_COLBIT(NS_COL_WALL);
         r->complete = 1;
         r->title = ns_strdup(c.clang ? "clang -ftime-trace" : "Chrome trace");

@@ -248,23 +248,40 @@ static void ns__chrome_report(ns_exporter *e, const ns_report *r) {
         cur = (long)cnt++;
         n = ns_view_walk(v, n, r->root);
     }
+    /* A trace of several threads or async tracks has them as its
+     * top-level rows (ns_report.tracks): they ran side by side, so each
+     * starts at the report's start on a tid of its own, and the report
+     * spans the longest -- laid one after another they would add up to
+     * more than the trace took.  Every other report's rows are sequential. */
+    int tracks = r->tracks;
     double *span = ns_xcalloc(cnt, sizeof *span);
     double *sum = ns_xcalloc(cnt, sizeof *sum);
     double *start = ns_xcalloc(cnt, sizeof *start);
+    int *tid = ns_xcalloc(cnt, sizeof *tid);
     for (size_t i = cnt; i-- > 0;) {
         double t = ns_view_time(v, nodes[i]);
         if (!isfinite(t) || t < 0) t = 0;
         span[i] = t > sum[i] ? t : sum[i];
-        if (parent[i] >= 0) sum[parent[i]] += span[i];
+        if (parent[i] == 0 && tracks) {
+            if (span[i] > sum[0]) sum[0] = span[i];
+        } else if (parent[i] >= 0) {
+            sum[parent[i]] += span[i];
+        }
     }
     /* starts: children one after another from the parent's start */
     int unplaced = 0; /* rows too large for microseconds, left out */
     double *cursor = ns_xcalloc(cnt, sizeof *cursor);
+    int ntid = 1; /* tid 1: the report's own row, and every row of a text report */
     for (size_t i = 0; i < cnt; i++) {
-        if (parent[i] >= 0) {
+        tid[i] = 1;
+        if (parent[i] == 0 && tracks) {
+            start[i] = start[0];
+            tid[i] = ++ntid;
+        } else if (parent[i] >= 0) {
             long p = parent[i];
             start[i] = start[p] + cursor[p];
             cursor[p] += span[i];
+            tid[i] = tid[p];
         }
         cursor[i] = 0;
         const ns_node *n = nodes[i];
@@ -284,9 +301,9 @@ static void ns__chrome_report(ns_exporter *e, const ns_report *r) {
         ns_buf_puts(b, "{\"name\":");
         ns_json_str(b, i == 0 ? r->label : n->name);
         ns_buf_printf(b, ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,"
-                         "\"pid\":%d,\"tid\":1,\"args\":{",
+                         "\"pid\":%d,\"tid\":%d,\"args\":{",
                       ns_kind_name(n->kind), start[i] * 1e6, span[i] * 1e6,
-                      r->index + 1);
+                      r->index + 1, tid[i]);
         ns_buf_puts(b, "\"wall_s\":");
         ns_num_put_json(b, n->val[NS_COL_WALL]);
         ns_buf_puts(b, ",\"user_s\":");
@@ -302,6 +319,17 @@ static void ns__chrome_report(ns_exporter *e, const ns_report *r) {
                   e->events++ ? ",\n" : "\n", r->index + 1);
     ns_json_str(b, r->label);
     ns_buf_puts(b, "}}");
+    /* each track's tid named after it, as the viewer shows threads */
+    for (size_t i = 1; tracks && i < cnt; i++) {
+        if (parent[i] != 0) continue;
+        ns_buf_printf(b, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
+                         "\"args\":{\"name\":",
+                      r->index + 1, tid[i]);
+        ns_json_str(b, nodes[i]->name);
+        ns_buf_puts(b, "}}");
+        e->events++;
+    }
+    free(tid);
     free(nodes);
     free(parent);
     free(span);
