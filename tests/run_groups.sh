@@ -150,6 +150,32 @@ check "groups: tree says flang's ISel table is inside the codegen pass table's I
 check "groups: tree says clang-14's pass tables are inside Code Generation Time" \
     groups_tree_says "$c14" 1 "inside Code Generation Time of report #2"
 
+# two processes' tables back to back: where one compile ends.  clang's
+# front-end report is printed last, opt's LLVM IR Parsing too; flang's
+# report is followed only by the code generator's tables
+# groups_two_compiles FILE1 FILE2 TITLES1 TITLES2 (main tables, '|'-separated)
+groups_two_compiles() {
+    local out=$TMP/g2.log want a b t1 t2
+    cat "$1" "$2" >"$out"
+    IFS='|' read -ra t1 <<<"$3"
+    IFS='|' read -ra t2 <<<"$4"
+    a=$(groups_total "$1" "${t1[@]}") || return 1
+    b=$(groups_total "$2" "${t2[@]}") || return 1
+    want=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", a + b }')
+    "$NPUSCOPE" top --format json "$out" >"$TMP/g.json" || return 1
+    jqt --arg w "$want" '.compiles == 2 and .total_wall_s == ($w | tonumber)' "$TMP/g.json" || {
+        echo "want 2 compiles, $want s: $(jq -c '[.compiles, .total_wall_s]' "$TMP/g.json")"
+        return 1
+    }
+}
+check "groups: two clang-22 compiles back to back are two compiles" \
+    groups_two_compiles "$c22" "$c22" "Clang time report" "Clang time report"
+check "groups: opt-22 then flang-22 back to back are two compiles" \
+    groups_two_compiles "$FIX/opt22-time-passes.txt" "$f22" "Pass execution timing report|LLVM IR Parsing" \
+    "Flang execution timing report"
+check "groups: flang-22 then clang-14 back to back are two compiles" \
+    groups_two_compiles "$f22" "$c14" "Flang execution timing report" "Clang front-end time report"
+
 # advise on a real mlir-opt-22 run: the heaviest pass is quoted with its own
 # printed time and the reported total its share is of (not its share times
 # the process's wall time, which no report printed)
@@ -174,6 +200,27 @@ groups_advise_pass() {
         "$(awk -v p="$pass" -v t="$total" 'BEGIN { printf "%.0f", 100 * p / t }')" "$total")" ] || {
         echo "advise: '$line'; the report: $pass s of $total s (process wall $wall s)"; return 1; }
 }
+# a recorded clang-22 -ftime-report compile: run.json keeps the tables, and
+# reading them back links them again (parse/run_read.c), so top and advise
+# on the run folder count the compile once too
+groups_record_clang() {
+    local d=$TMP/gclang want
+    mkdir -p "$d"
+    printf 'int f(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * i; return s; }\n' >"$d/a.c"
+    "$NPUSCOPE" record -q -o "$d/runs" -n 1 --preset none -- \
+        clang-22 -O2 -ftime-report -c "$d/a.c" -o "$d/a.o" || return 1
+    want=$(groups_total "$d"/runs/*/stderr.log "Clang time report") || return 1
+    "$NPUSCOPE" top --format json "$d/runs" >"$TMP/g.json" || return 1
+    jqt --arg w "$want" '.compiles == 1 and .breakdown_tables > 0 and
+        .total_wall_s == ($w | tonumber)' "$TMP/g.json" || return 1
+    "$NPUSCOPE" advise --format json "$d/runs" >"$TMP/g.json" || return 1
+    jqt '.cases[0].submodels == 1' "$TMP/g.json"
+}
+if command -v clang-22 >/dev/null 2>&1; then
+    check "groups: a recorded clang-22 -ftime-report run is one compile read back" groups_record_clang
+else
+    skip "a recorded clang-22 -ftime-report run (clang-22 is not installed)"
+fi
 if command -v mlir-opt-22 >/dev/null 2>&1; then
     check "groups: advise quotes the heaviest pass of a real mlir-opt-22 run with its own time" \
         groups_advise_pass

@@ -293,14 +293,15 @@ static void ns__flush(ns_group *g) {
     g->n = 0;
 }
 
+/* Does r continue the run of tables that ends with last? */
+static int ns__adjacent(const ns_report *last, const ns_report *r) {
+    return ns__groupable(r) && r->line > last->end_line &&
+           r->line - last->end_line <= NS_GROUP_GAP && !strcmp(r->file, last->file);
+}
+
 int ns_group_sink(ns_report *r, void *ctx) {
     ns_group *g = ctx;
-    if (g->n) {
-        const ns_report *last = g->held[g->n - 1];
-        int adjacent = ns__groupable(r) && r->line > last->end_line &&
-                       r->line - last->end_line <= NS_GROUP_GAP && !strcmp(r->file, last->file);
-        if (!adjacent || g->n == NS_GROUP_MAX) ns__flush(g);
-    }
+    if (g->n && (!ns__adjacent(g->held[g->n - 1], r) || g->n == NS_GROUP_MAX)) ns__flush(g);
     if (ns__groupable(r) && r->complete) g->held[g->n++] = r;
     else {
         if (g->n) ns__flush(g); /* keep the order they were printed in */
@@ -312,4 +313,15 @@ int ns_group_sink(ns_report *r, void *ctx) {
 int ns_group_end(ns_group *g) {
     ns__flush(g);
     return g->stop;
+}
+
+void ns_group_link_all(ns_report **r, int n) {
+    int from = 0;
+    for (int i = 0; i <= n; i++) {
+        int keep = i < n && i > from && ns__adjacent(r[i - 1], r[i]) && i - from < NS_GROUP_MAX;
+        if (keep) continue;
+        /* r[from..i) is a run of tables, or one report */
+        if (i > from && ns__groupable(r[from])) ns_group_link(r + from, i - from);
+        from = i;
+    }
 }

@@ -40,4 +40,9 @@ int ns_group_end(ns_group *g);
  * the real outputs show (docs/formats.md, "Report groups"). */
 void ns_group_link(ns_report **r, int n);
 
+/* The reports of one input read back whole, in print order (a run's
+ * run.json keeps their titles and lines, not their links): find the runs
+ * of tables as the grouper does and link each. */
+void ns_group_link_all(ns_report **r, int n);
+
 #endif

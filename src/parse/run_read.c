@@ -15,6 +15,7 @@
  * here prints.
  */
 #include "parse/run_read.h"
+#include "parse/group.h"
 
 #include "model/report.h"
 #include "parse/tree_read.h"
@@ -302,6 +303,8 @@ static int ns__load(const ns__src *src, const json_t *o, ns_run *r) {
             r->reports = ns_xrealloc(r->reports, sizeof *r->reports * (size_t)(r->nreports + 1));
             r->reports[r->nreports++] = rp;
         }
+        /* which of them are one compile's tables (parse/group.h) */
+        ns_group_link_all(r->reports, r->nreports);
     }
     /* a run that succeeded without a time cannot be counted: say so */
     if (ns_run_ok(r) && !(r->wall_s >= 0)) {
