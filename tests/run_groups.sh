@@ -150,6 +150,25 @@ check "groups: tree says flang's ISel table is inside the codegen pass table's I
 check "groups: tree says clang-14's pass tables are inside Code Generation Time" \
     groups_tree_says "$c14" 1 "inside Code Generation Time of report #2"
 
+# the report page: what was read counts the compile once, and its heaviest
+# pass is a pass, not a phase that the pass table breaks down
+groups_page() {
+    "$NPUSCOPE" report -q -o "$TMP/g.html" "$c22" 2>/dev/null || return 1
+    local want f
+    want=$(groups_total "$c22" "Clang time report") || return 1
+    f=$(grep -o 'The input holds 5 timing reports ([^)]*) totalling [0-9.]* s' "$TMP/g.html")
+    [ -n "$f" ] || { echo "no overview finding"; return 1; }
+    awk -v f="${f##*totalling }" -v w="$want" 'BEGIN { exit !((f + 0) - w < 0.0005 && w - (f + 0) < 0.0005) }' ||
+        { echo "$f, the compile: $want s"; return 1; }
+    f=$(grep -o 'The heaviest pass is [^:]*' "$TMP/g.html")
+    case $f in
+    "The heaviest pass is "*) ;;
+    *) echo "no heaviest-pass finding"; return 1 ;;
+    esac
+    case $f in *"Machine code generation"* | *Optimizer*) echo "$f"; return 1 ;; esac
+}
+check "groups: the page counts the clang-22 compile once, its heaviest pass is a pass" groups_page
+
 # two processes' tables back to back: where one compile ends.  clang's
 # front-end report is printed last, opt's LLVM IR Parsing too; flang's
 # report is followed only by the code generator's tables

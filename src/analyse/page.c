@@ -63,7 +63,8 @@ static void ns__overview_logs(ns_page_model *m) {
     o->log_big = -1;
     for (int i = 0; i < n; i++) {
         double t = ns_stage_report_total(logs[i]);
-        if (!isfinite(t)) continue;
+        /* a breakdown table's time is inside its main report's (report.h) */
+        if (!isfinite(t) || !ns_report_is_main(logs[i])) continue;
         o->log_sum += t;
         if (o->log_big < 0 || t > ns_stage_report_total(logs[o->log_big])) o->log_big = i;
     }

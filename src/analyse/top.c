@@ -117,6 +117,12 @@ void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
             strcmp(n->name, "root") == 0)
             continue; /* list display's hidden root timer is the total again */
         if (!t->all && ns__is_container(n)) continue;
+        /* a phase whose passes a breakdown table of its compile lists
+         * ("Optimizer"): a container too, its time is those passes' */
+        if (!t->all && n->split == NS_SPLIT_PASSES && r->group >= 0) {
+            t->phases_left_out++;
+            continue;
+        }
         /* list display repeats each pipeline's passes in a flat row of its
          * own: summing both would count that time twice */
         if (!t->all && r->list_mode && n->kind == NS_KIND_PIPELINE) continue;

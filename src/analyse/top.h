@@ -13,7 +13,9 @@
  * (the printed percentages, for a main report's rows).  Rows of breakdown
  * tables are still ranked -- they are the passes a reader looks for -- but
  * carry what they are inside (`within`), and add nothing to the total or
- * to the stages.
+ * to the stages.  A main report's phase whose passes such a table lists
+ * ("Optimizer", ns_node.split) is a container like a pipeline: left out
+ * unless `all`.
  *
  * With a stage map (stages.h) every report also adds to one row per stage:
  * count, wall and user over the same rows a pass row sums (so the stage
@@ -62,6 +64,7 @@ typedef struct {
     int reports;       /* reports added, breakdown tables included */
     int compiles;      /* compiles among them (report groups) */
     int breakdowns;    /* breakdown tables among them */
+    long phases_left_out; /* rows left out as phases split into passes */
     ns_strmap withins; /* what breakdown rows are inside: the parent's rows,
                         * or "#N" for the parent report as a whole */
     int all;           /* keep container rows too */

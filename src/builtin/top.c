@@ -324,6 +324,9 @@ static void ns__top_render(ns_buf *b, const ns_top *t, long limit, ns__top_fmt f
         ns_buf_puts(b, "      indented: a row of a breakdown table, inside the row(s) named after "
                        "\"in\";\n      its share is of the compile's total, to which it adds "
                        "nothing\n");
+    if (f == NS__TOP_TEXT && t->phases_left_out)
+        ns_buf_puts(b, "      left out: the phases those tables break into passes (their time "
+                       "is the passes'); --all shows them\n");
     if (partial)
         ns_buf_puts(b, "      * user time summed over the occurrences whose report "
                        "has a User column only\n");

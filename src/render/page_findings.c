@@ -52,15 +52,26 @@ static void ns__overview(ns_page *p, const ns_page_model *m) {
         ns_buf pl = {0};
         for (size_t i = 0; i < o->producers.count; i++)
             ns_buf_printf(&pl, "%s%s", i ? ", " : "", o->producers.keys[i]);
+        /* tables that break down rows of a main report (model/report.h):
+         * their time is in the total once, through the main report */
+        int parts = 0;
+        for (int i = 0; i < in->nlogs; i++) parts += !ns_report_is_main(in->logs[i]);
+        ns_buf bd = {0};
+        ns_buf_puts(&bd, "");
+        if (parts)
+            ns_buf_printf(&bd, ", %d of them breakdown table%s inside the others", parts,
+                          parts == 1 ? "" : "s");
         if (o->log_big >= 0 && in->nlogs > 1)
             ns_page_finding(p,
-                            "The input holds %d timing reports (%s) totalling %s of wall time; "
+                            "The input holds %d timing reports (%s%s) totalling %s of wall time; "
                             "the largest, %s, takes %s.",
-                            in->nlogs, pl.data, ns__s(a, o->log_sum), in->logs[o->log_big]->label,
+                            in->nlogs, pl.data, bd.data, ns__s(a, o->log_sum),
+                            in->logs[o->log_big]->label,
                             ns__s(c, ns_stage_report_total(in->logs[o->log_big])));
         else if (o->log_big >= 0)
             ns_page_finding(p, "The input holds one timing report (%s) of %s wall time.", pl.data,
                             ns__s(a, o->log_sum));
+        ns_buf_free(&bd);
         ns_buf_free(&pl);
         if (o->kinds.count > 1 && o->kinds.count < (size_t)in->nlogs && o->log_sum > 0) {
             ns_buf kl = {0};
