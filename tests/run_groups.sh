@@ -169,6 +169,20 @@ groups_page() {
 }
 check "groups: the page counts the clang-22 compile once, its heaviest pass is a pass" groups_page
 
+# more adjacent tables than one process prints: cut into runs of 64, every
+# report handed on once and in order
+groups_many() {
+    local i from
+    from=$(grep -n '^===-' "$f22" | tail -2 | head -1 | cut -d: -f1) # its last table
+    sed -n "$from,\$p" "$f22" >"$TMP/g1.log"
+    for i in $(seq 1 130); do cat "$TMP/g1.log"; done >"$TMP/g130.log"
+    "$NPUSCOPE" tree --format json "$TMP/g130.log" >"$TMP/g.json" || return 1
+    jqt '[.reports[].index] == [range(0; 130)]' "$TMP/g.json" || return 1
+    "$NPUSCOPE" top --format json "$TMP/g130.log" >"$TMP/g.json" || return 1
+    jqt '.reports == 130 and .breakdown_tables == 0' "$TMP/g.json"
+}
+check "groups: 130 adjacent tables are handed on once each, in order" groups_many
+
 # two processes' tables back to back: where one compile ends.  clang's
 # front-end report is printed last, opt's LLVM IR Parsing too; flang's
 # report is followed only by the code generator's tables
