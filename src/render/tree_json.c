@@ -50,6 +50,12 @@ void ns_tree_json_head(ns_buf *b, const ns_report *r) {
         ns_buf_puts(b, ",\"log_prefix\":");
         ns_json_str(b, r->prefix);
     }
+    if (!ns_report_is_main(r)) { /* a breakdown table (model/report.h) */
+        ns_buf_printf(b, ",\"breakdown\":{\"report\":%d,\"within\":", r->parent);
+        if (r->within) ns_json_str(b, r->within);
+        else ns_buf_puts(b, "null");
+        ns_buf_putc(b, '}');
+    }
     if (r->nfacts) {
         ns_buf_puts(b, ",\"metrics\":{");
         for (int i = 0; i < r->nfacts; i++) {
