@@ -220,7 +220,7 @@ groups_advise_pass() {
         printf "  %%0 = arith.addi %%a, %%b : i32\n  %%1 = arith.muli %%0, %%a : i32\n"
         printf "  %%2 = arith.addi %%1, %%0 : i32\n  return %%2 : i32\n}\n" } }' >"$d/big.mlir"
     "$NPUSCOPE" record -q -o "$d/runs" -n 1 --preset mlir -- mlir-opt-22 --mlir-timing \
-        "--pass-pipeline=builtin.module(func.func(canonicalize),convert-to-llvm)" "$d/big.mlir" \
+        "--pass-pipeline=builtin.module(convert-to-llvm)" "$d/big.mlir" \
         -o /dev/null || return 1
     "$NPUSCOPE" advise "$d/runs" >"$d/advice" || return 1
     local line pass total wall
@@ -247,7 +247,17 @@ groups_record_clang() {
     jqt --arg w "$want" '.compiles == 1 and .breakdown_tables > 0 and
         .total_wall_s == ($w | tonumber)' "$TMP/g.json" || return 1
     "$NPUSCOPE" advise --format json "$d/runs" >"$TMP/g.json" || return 1
-    jqt '.cases[0].submodels == 1' "$TMP/g.json"
+    jqt '.cases[0].submodels == 1' "$TMP/g.json" || return 1
+    # table's stage shares: Front end is the mlir map's frontend stage, at
+    # the share clang printed
+    local fe
+    fe=$(groups_rows "$d"/runs/*/stderr.log "Clang time report" | awk -F'\t' '$4 == "Front end" { print $2 }')
+    [ -n "$fe" ] || { echo "no Front end row"; return 1; }
+    "$NPUSCOPE" table --stages --format json "$d/runs" >"$TMP/g.json" || return 1
+    # within the rounding of a %5.1f percentage and of its 4-decimal times
+    jqt --arg p "$fe" --arg t "$want" '((.rows[0]["stage:frontend"] * 100) - ($p | tonumber) | fabs) <=
+        0.05 + 2 * 0.005 / ($t | tonumber) + 1e-9' "$TMP/g.json" ||
+        { echo "Front end printed $fe%"; return 1; }
 }
 if command -v clang-22 >/dev/null 2>&1; then
     check "groups: a recorded clang-22 -ftime-report run is one compile read back" groups_record_clang

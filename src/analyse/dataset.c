@@ -186,6 +186,7 @@ static double ns__run_stage(const ns_run *r, const char *name, ns_stage_sel *sel
     double sum = 0;
     int found = 0;
     for (int i = 0; i < r->nreports; i++) {
+        if (!ns_report_is_main(r->reports[i])) continue; /* inside a main report */
         double v = ns__report_stage(r->reports[i], name, sel);
         if (isnan(v)) continue;
         sum += v;
@@ -277,6 +278,8 @@ double ns_run_value(const ns_run *r, const ns_field *f) {
         int any = 0;
         double sum = 0;
         for (int i = 0; i < r->nreports; i++) {
+            /* a breakdown table's total is inside its main report's */
+            if (f->kind == NS_FIELD_TOTAL && !ns_report_is_main(r->reports[i])) continue;
             double x = ns_report_value(r->reports[i], f);
             if (isnan(x)) continue;
             sum += x;

@@ -28,7 +28,7 @@ static const char *ns__regime_pass(const ns_run *r, ns_stage_sel *sel, const cha
     for (int k = 0; k < r->nreports; k++) {
         ns_report *rep = r->reports[k];
         double t = ns_stage_report_total(rep);
-        if (isfinite(t)) total += t;
+        if (isfinite(t) && ns_report_is_main(rep)) total += t; /* breakdowns are inside */
         const ns_stage_map *m = ns_stage_sel_pick(sel, rep);
         long cnt;
         ns_stage_of *of = ns_stage_assign_new(m, rep, &cnt);

@@ -96,7 +96,8 @@ static void ns__stage_shares(ns_table *t, ns_stage_sel *sel) {
         for (size_t s = 0; s < nst; s++) sum[s] = 0, known[s] = 0;
         for (int k = 0; ns_run_counted(r) && k < r->nreports; k++) {
             const ns_stage_map *m = ns_stage_sel_pick(sel, r->reports[k]);
-            if (!m) continue;
+            /* a breakdown table's time is inside its main report's */
+            if (!m || !ns_report_is_main(r->reports[k])) continue;
             long n;
             ns_stage_of *of = ns_stage_assign_new(m, r->reports[k], &n);
             double *self = ns_xcalloc((size_t)ns_stage_count(m) + 1, sizeof *self);
