@@ -125,4 +125,13 @@ mem_diff() {
 }
 check "memory: diff flags a pass whose memory increase grew, by the time rows' threshold" mem_diff
 
+mem_page() {
+    # the report page embeds each report's tree through the tree JSON
+    # writer: its explorer gets the same two keys
+    "$NPUSCOPE" report -q --npu -o "$TMP/mem.html" "$MEM_LOG" 2>/dev/null || return 1
+    grep -q '"name":"FeasibleAllocation","kind":"pass","wall_s":4.8125,"user_s":null,"mem_peak_kb":2948096,"mem_increase_kb":524288,' "$TMP/mem.html" &&
+    grep -q '"name":"TilingStrategyAssignment","kind":"pass","wall_s":0.5640,"user_s":null,"mem_peak_kb":null,"mem_increase_kb":null,' "$TMP/mem.html"
+}
+check "memory: the report page's embedded trees carry mem_peak_kb and mem_increase_kb" mem_page
+
 if [ -n "${MEM_ALONE:-}" ]; then finish; fi
