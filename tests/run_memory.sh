@@ -23,6 +23,7 @@ MEM_LOG=$FIX/constructed-npu-memory.log
 MEM_RUNS=tests/data/memory/runs
 
 # [name, peak, increase] of every row of report N (0-based) in tree JSON
+# shellcheck disable=SC2016 # a jq program: $n is jq's
 MEM_ROWS='[.reports[$n].root | .. | objects | select(has("name")) | [.name, .mem_peak_kb, .mem_increase_kb]]'
 
 mem_rows() {
