@@ -104,7 +104,7 @@ static void ns__rows(void) {
     CHECK(ns__inc(r, 3) == 2);
     CHECK(ns__inc(r, 4) == 12);
     CHECK(r->cols & NS_COLBIT(NS_COL_MEM_INC));
-    CHECK(m.n == 0); /* the lines are the report's now */
+    CHECK(m.next.n == 0); /* the lines are the report's now */
     ns_report_free(r);
 
     /* a name of no row: counted, said once; nothing attached, no columns */
@@ -118,8 +118,45 @@ static void ns__rows(void) {
     ns_report_free(r);
 }
 
+/* Weights separation: the main part's lines come before "Compile Init[i]"
+ * and its report after the Init parts' reports. */
+static void ns__ws(void) {
+    static const char *const main_rows[] = {"M1", "M2", "S"};
+    static const char *const init_rows[] = {"I", "S"};
+    ns_npu_mem m = {0};
+    ns_diag d = {NULL, NULL};
+    ns__feed(&m, "M1", 1); /* main's IE to VPU part */
+    ns__feed(&m, "S", 2);
+    const char *mark = "[INFO] 10:00:00.000 [vpux-compiler] Compile Init[0]";
+    CHECK(ns_npu_mem_line(&m, mark, strlen(mark)) == 0);
+    ns__feed(&m, "I", 4);
+    ns__feed(&m, "S", 8);
+    ns_report *init0 = ns__report(init_rows, 2);
+    CHECK(ns_npu_mem_attach(&m, init0, &d) == 0);
+    CHECK(ns__inc(init0, 0) == 4 && ns__inc(init0, 1) == 8);
+    mark = "[INFO] 10:00:00.000 [vpux-compiler] Compile Init[1]";
+    CHECK(ns_npu_mem_line(&m, mark, strlen(mark)) == 0);
+    ns__feed(&m, "S", 16);
+    ns_report *init1 = ns__report(init_rows, 2);
+    CHECK(ns_npu_mem_attach(&m, init1, &d) == 0);
+    CHECK(ns__inc(init1, 0) == -1 && ns__inc(init1, 1) == 16);
+    mark = "[INFO] 10:00:00.000 [vpux-compiler] Compile Main";
+    CHECK(ns_npu_mem_line(&m, mark, strlen(mark)) == 0);
+    ns__feed(&m, "M2", 32);
+    ns_report *mainr = ns__report(main_rows, 3);
+    CHECK(ns_npu_mem_attach(&m, mainr, &d) == 0);
+    /* M1 and S from before the Inits, M2 after them, in that order */
+    CHECK(ns__inc(mainr, 0) == 1 && ns__inc(mainr, 1) == 32 && ns__inc(mainr, 2) == 2);
+    CHECK(m.next.n == 0 && m.later.n == 0);
+    ns_report_free(init0);
+    ns_report_free(init1);
+    ns_report_free(mainr);
+    ns_npu_mem_reset(&m);
+}
+
 int main(void) {
     ns__lines();
     ns__rows();
+    ns__ws();
     return check_summary("unit_memory");
 }

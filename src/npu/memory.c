@@ -79,23 +79,50 @@ int ns_npu_memline_parse(const char *s, size_t n, const char **name, size_t *nam
 
 /* ====== Collecting ====== */
 
+static void ns__lines_push(ns_npu_memlines *l, ns_npu_memline x) {
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 64;
+        l->lines = ns_xrealloc(l->lines, sizeof *l->lines * (size_t)l->cap);
+    }
+    l->lines[l->n++] = x;
+}
+
+static void ns__lines_free(ns_npu_memlines *l) {
+    for (int i = 0; i < l->n; i++) free(l->lines[i].pass);
+    free(l->lines);
+    memset(l, 0, sizeof *l);
+}
+
+/* Does the line announce a weights-separation Init part ("Compile
+ * Init[{0}]", logger vpux-compiler)? */
+static int ns__init_marker(const char *s, size_t n) {
+    static const char key[] = "Compile Init[";
+    const size_t kl = sizeof key - 1;
+    for (size_t i = 0; i + kl <= n; i++)
+        if (s[i] == 'C' && !memcmp(s + i, key, kl)) return 1;
+    return 0;
+}
+
 int ns_npu_mem_line(ns_npu_mem *m, const char *s, size_t n) {
     const char *name;
     size_t len;
     double peak, inc;
-    if (!ns_npu_memline_parse(s, n, &name, &len, &peak, &inc)) return 0;
-    if (m->n == m->cap) {
-        m->cap = m->cap ? m->cap * 2 : 64;
-        m->lines = ns_xrealloc(m->lines, sizeof *m->lines * (size_t)m->cap);
+    if (!ns_npu_memline_parse(s, n, &name, &len, &peak, &inc)) {
+        if (ns__init_marker(s, n)) { /* the lines so far are the main part's */
+            for (int i = 0; i < m->next.n; i++) ns__lines_push(&m->later, m->next.lines[i]);
+            m->next.n = 0;
+            m->init_next = 1;
+        }
+        return 0;
     }
-    m->lines[m->n++] = (ns_npu_memline){ns_strndup(name, len), peak, inc};
+    ns__lines_push(&m->next, (ns_npu_memline){ns_strndup(name, len), peak, inc});
     return 1;
 }
 
 void ns_npu_mem_reset(ns_npu_mem *m) {
-    for (int i = 0; i < m->n; i++) free(m->lines[i].pass);
-    free(m->lines);
-    memset(m, 0, sizeof *m);
+    ns__lines_free(&m->next);
+    ns__lines_free(&m->later);
+    m->init_next = 0;
 }
 
 /* ====== Attaching ====== */
@@ -119,7 +146,17 @@ static long ns__mem_find(ns_node *const *rows, long nrows, long cursor, const ch
 }
 
 int ns_npu_mem_attach(ns_npu_mem *m, ns_report *r, const ns_diag *d) {
-    if (!m->n) return 0;
+    /* an Init part's report takes its own lines; the next other report
+     * takes the ones set aside before them, then its own */
+    ns_npu_memlines own = m->next, *mine = &m->next;
+    if (!m->init_next && m->later.n) {
+        for (int i = 0; i < own.n; i++) ns__lines_push(&m->later, own.lines[i]);
+        free(own.lines);
+        m->next = m->later;
+        memset(&m->later, 0, sizeof m->later);
+    }
+    m->init_next = 0;
+    if (!mine->n) return 0;
     /* the rows a line can name, in the order the report lists them */
     long nrows = 0, cap = r->nnodes > 0 ? r->nnodes : 1;
     ns_node **rows = ns_xmalloc(sizeof *rows * (size_t)cap);
@@ -135,8 +172,8 @@ int ns_npu_mem_attach(ns_npu_mem *m, ns_report *r, const ns_diag *d) {
     long cursor = -1;
     int unmatched = 0, attached = 0;
     const char *first = NULL;
-    for (int i = 0; i < m->n; i++) {
-        const ns_npu_memline *l = &m->lines[i];
+    for (int i = 0; i < mine->n; i++) {
+        const ns_npu_memline *l = &mine->lines[i];
         long k = ns__mem_find(rows, nrows, cursor, l->pass);
         if (k < 0) {
             if (strstr(l->pass, "OpToOpPassAdaptor")) continue; /* MLIR's adaptor: no row */
@@ -155,6 +192,6 @@ int ns_npu_mem_attach(ns_npu_mem *m, ns_report *r, const ns_diag *d) {
                     r->label, unmatched, unmatched == 1 ? "" : "s", unmatched == 1 ? "s" : "",
                     first);
     free(rows);
-    ns_npu_mem_reset(m);
+    ns__lines_free(mine);
     return unmatched;
 }

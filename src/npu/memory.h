@@ -23,6 +23,13 @@
  * VmPeak is the process's, so a later compile logs a line only where it
  * pushes the process's peak past every earlier compile's.
  *
+ * One exception, weights separation (NC-2025+, compiler.cpp): the main
+ * part's IE-to-VPU passes run, and log, before the Init parts are
+ * compiled, each announced by "Compile Init[i]" and printing its own report,
+ * while the main part's report (holding those passes) comes after them.  So
+ * the lines kept when a "Compile Init[" line comes are set aside for the
+ * first report that follows no such line.
+ *
  * A line goes to the row of that name (see memory.c for which one when the
  * name occurs more than once); a row that gets several lines (a pass run on
  * several functions) keeps the largest peak and the summed increase.  Rows
@@ -41,11 +48,18 @@ typedef struct {
     double inc_kb;    /* {2}: growth since the previous line */
 } ns_npu_memline;
 
-/* The lines of one compile, collected until its report is complete. */
+/* Lines in log order. */
 typedef struct {
     ns_npu_memline *lines; /* in log order */
     int n;                 /* entries in lines */
     int cap;               /* allocated entries */
+} ns_npu_memlines;
+
+/* The lines of one compile, collected until its report is complete. */
+typedef struct {
+    ns_npu_memlines next;  /* for the next report */
+    ns_npu_memlines later; /* set aside at "Compile Init[": the main part's */
+    int init_next;         /* a "Compile Init[" line came since the last report */
 } ns_npu_mem;
 
 /* Parse a (cleaned) log line: 1 and the fields (name points into s) when
@@ -54,7 +68,8 @@ int ns_npu_memline_parse(const char *s, size_t n, const char **name, size_t *nam
                          double *peak_kb, double *inc_kb);
 
 /* A line between reports: kept when it is a memory-usage-collector line
- * (returns 1), else ignored (0). */
+ * (returns 1); a "Compile Init[" line sets the lines kept so far aside
+ * (returns 0: it is someone else's too); any other line is ignored (0). */
 int ns_npu_mem_line(ns_npu_mem *m, const char *s, size_t n);
 
 /* Report r is complete: give it the lines kept so far and forget them.
