@@ -130,7 +130,7 @@ static void ns__render_text(ns_buf *b, const ns__side *sa, const ns__side *sb, c
     }
     for (int i = 0; i < d->nrows; i++) {
         const ns_diff_row *r = &d->rows[i];
-        int time = r->kind != NS_DIFF_METRIC;
+        int time = r->kind != NS_DIFF_METRIC && r->kind != NS_DIFF_MEMORY;
         ns_buf_puts(&c, r->name);
         ns_grid_take(&g, &c);
         ns_buf_printf(&c, "%zu", r->a_n);
@@ -152,6 +152,14 @@ static void ns__render_text(ns_buf *b, const ns__side *sa, const ns__side *sb, c
         ns_grid_take(&g, &c);
     }
     ns_grid_write(b, &g);
+    for (int i = 0; i < d->nrows; i++)
+        if (d->rows[i].kind == NS_DIFF_MEMORY) {
+            ns_buf_puts(b, "(mem:PASS: kB the pass raised the compiler's peak memory, summed over "
+                           "a run's compiles;\n"
+                           " the memory-usage-collector's lines; 0 where a run has them but "
+                           "none for the pass)\n");
+            break;
+        }
     if (d->skipped)
         ns_buf_printf(b, "(%d pass%s under 0.1 ms on both sides not shown; --all shows them)\n",
                       d->skipped, d->skipped == 1 ? "" : "es");
@@ -162,7 +170,8 @@ static void ns__render_text(ns_buf *b, const ns__side *sa, const ns__side *sb, c
 
 static const char *ns__kind_name(ns_diff_kind k) {
     return k == NS_DIFF_TOTAL ? "total" : k == NS_DIFF_PASS ? "pass"
-                                : k == NS_DIFF_STAGE ? "stage" : "metric";
+                                : k == NS_DIFF_STAGE ? "stage"
+                                : k == NS_DIFF_MEMORY ? "memory" : "metric";
 }
 
 static void ns__render_csv(ns_buf *b, const ns_diff *d) {

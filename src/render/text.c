@@ -3,7 +3,9 @@
  * Like MLIR's own report, but easier to read: the time column first with
  * the compiler's own digits, the share of the report's total as a number and
  * as a bar (eighth-block characters, so small shares still show), the user
- * column when the report has one, and the name indented by depth.  Rows
+ * column when the report has one, the memory-usage-collector's per-pass
+ * memory when the report has it (peak after the pass and its increase, kB;
+ * "-" on rows without a line), and the name indented by depth.  Rows
  * elided by --min-ms are summed into one line per parent, so nothing
  * disappears without a trace; rows cut by --depth are counted on their
  * parent.  Colour only when asked (the CLI decides: a TTY and no NO_COLOR).
@@ -55,6 +57,29 @@ static void ns__num_cell(ns_buf *b, ns_num n, int width) {
     ns_num_put(b, n, width);
 }
 
+/* ====== Per-pass memory ======
+ * Two cells after the time columns when the report has them (npu/memory.h):
+ * the peak after the pass and how much it raised it, in kB. */
+#define NS__MEM_WIDTH 22 /* both cells and their gaps */
+
+static int ns__has_mem(const ns_report *r) {
+    return (r->cols & NS_COLBIT(NS_COL_MEM_PEAK)) != 0;
+}
+
+static void ns__mem_head(ns_buf *b, const ns_report *r) {
+    if (ns__has_mem(r)) ns_buf_printf(b, "%10s  %8s  ", "peak kB", "+kB");
+}
+
+static void ns__mem_cells(ns_buf *b, const ns_report *r, const ns_node *n) {
+    if (!ns__has_mem(r)) return;
+    ns__num_cell(b, n->val[NS_COL_MEM_PEAK], 10);
+    ns_buf_puts(b, "  ");
+    ns__num_cell(b, n->val[NS_COL_MEM_INC], 8);
+    ns_buf_puts(b, "  ");
+}
+
+/* ====== Rows ====== */
+
 static void ns__row(ns_buf *b, const ns_report *r, const ns_node *n, int has_user,
                     double total, const ns_text_opts *o, int hidden_deeper) {
     double t = ns_view_time(&o->view, n);
@@ -69,6 +94,7 @@ static void ns__row(ns_buf *b, const ns_report *r, const ns_node *n, int has_use
         ns__num_cell(b, n->val[NS_COL_USER], 10);
         ns_buf_puts(b, "  ");
     }
+    ns__mem_cells(b, r, n);
     ns_buf_pad(b, ' ', (size_t)(n->depth < 0 ? 0 : n->depth) * 2);
     const char *style = "";
     switch (n->kind) {
@@ -90,7 +116,6 @@ static void ns__row(ns_buf *b, const ns_report *r, const ns_node *n, int has_use
     if (hidden_deeper)
         ns_buf_printf(b, "%s  [+%d below]%s", NS__C(o, "\033[2m"), hidden_deeper,
                       o->color ? NS__RESET : "");
-    (void)r;
     ns_buf_putc(b, '\n');
 }
 
@@ -103,7 +128,7 @@ static int ns__count_below(const ns_node *n) {
 
 /* Summary line for children of `parent` elided by --min-ms. */
 static long ns__elided_line(ns_buf *b, const ns_node *parent, const ns_text_opts *o,
-                            int has_user) {
+                            int has_user, int has_mem) {
     const ns_view *v = &o->view;
     long count = 0;
     double sum = 0;
@@ -115,7 +140,7 @@ static long ns__elided_line(ns_buf *b, const ns_node *parent, const ns_text_opts
         if (isfinite(t)) sum += t;
     }
     if (!count) return 0;
-    ns_buf_pad(b, ' ', 31 + NS__BAR_CELLS + (has_user ? 12 : 0));
+    ns_buf_pad(b, ' ', 31 + NS__BAR_CELLS + (has_user ? 12 : 0) + (has_mem ? NS__MEM_WIDTH : 0));
     ns_buf_pad(b, ' ', (size_t)(parent->depth + 1) * 2);
     ns_buf_printf(b, "%s(%ld row%s below %g ms elided, %.4f s together)%s\n",
                   NS__C(o, "\033[2m"), count, count == 1 ? "" : "s", v->min_s * 1e3,
@@ -146,12 +171,13 @@ void ns_render_tree_text(ns_buf *b, const ns_report *r, const ns_text_opts *o, F
     ns_buf_printf(b, "%11s  %7s  %-*s", "wall s",
                   v->col == NS_COL_USER ? "user %" : "share", NS__BAR_CELLS + 1, "");
     if (has_user) ns_buf_printf(b, "%10s  ", "user s");
+    ns__mem_head(b, r);
     ns_buf_puts(b, "name\n");
     if (!isfinite(total) && ns_num_present(r->header_total)) total = r->header_total.v;
 
     long elided = 0;
     const ns_node *root = r->root;
-    if (!ns_view_first(v, root)) elided += ns__elided_line(b, root, o, has_user);
+    if (!ns_view_first(v, root)) elided += ns__elided_line(b, root, o, has_user, ns__has_mem(r));
     for (const ns_node *n = ns_view_first(v, root); n;) {
         int deeper = (v->max_depth >= 0 && n->depth == v->max_depth && n->child)
                          ? ns__count_below(n) : 0;
@@ -162,11 +188,11 @@ void ns_render_tree_text(ns_buf *b, const ns_report *r, const ns_text_opts *o, F
             n = c;
             continue;
         }
-        if (!deeper) elided += ns__elided_line(b, n, o, has_user);
+        if (!deeper) elided += ns__elided_line(b, n, o, has_user, ns__has_mem(r));
         /* climb: print each finished parent's elision line */
         while (n != root && !ns_view_next(v, n)) {
             n = n->parent;
-            elided += ns__elided_line(b, n, o, has_user);
+            elided += ns__elided_line(b, n, o, has_user, ns__has_mem(r));
         }
         n = n == root ? NULL : ns_view_next(v, n);
     }
