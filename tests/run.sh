@@ -234,6 +234,8 @@ fi
 if tier_full; then
     # shellcheck source=tests/run_analysis.sh
     . tests/run_analysis.sh
+    # shellcheck source=tests/run_configs.sh
+    . tests/run_configs.sh
     # real neighbours: a one-host Slurm cluster, and pandas reading the tables
     # shellcheck source=tests/run_slurm.sh
     . tests/run_slurm.sh

@@ -92,6 +92,29 @@ static void ns__put_metric_text(ns_buf *b, double v) {
     b->data[b->len] = 0;
 }
 
+/* ====== Tag columns ====== */
+
+/* The key the table's configuration labels are shown under (the words of
+ * the command that tell apart configurations with the same tags), or
+ * NULL when no row has one. */
+static const char *ns__label_key(const ns_table *t) {
+    for (int i = 0; i < t->nrows; i++)
+        if (ns_config_label_key(&t->rows[i].cfg)) return ns_config_label_key(&t->rows[i].cfg);
+    return NULL;
+}
+
+/* The tag keys shown as columns, as indices into t->keys, into a new
+ * array (*n of them): the view's first ncols, and the label's key when
+ * they leave it out (--tag-columns): a row must always say which it is. */
+static int *ns__tag_cols_new(const ns_table *t, const ns_table_view *v, int *n) {
+    int *c = ns_xcalloc((size_t)t->nkeys + 1, sizeof *c);
+    const char *lk = ns__label_key(t);
+    *n = 0;
+    for (int k = 0; k < t->nkeys; k++)
+        if (k < v->ncols || (lk && !strcmp(t->keys[k], lk))) c[(*n)++] = k;
+    return c;
+}
+
 /* ====== Text and Markdown ====== */
 
 typedef struct {
@@ -141,9 +164,11 @@ static int ns__col_shown(const ns_table *t, int c) {
 static void ns__render_grid(ns_buf *b, const ns_table *t, const ns_table_view *v, int md) {
     int nst = (int)t->stages.count;
     ns__tcol *cols =
-        ns_xcalloc((size_t)(v->ncols + NS__C_COUNT + t->nmetrics + 1 + nst), sizeof *cols);
-    int nc = 0;
-    for (int k = 0; k < v->ncols; k++) cols[nc++] = (ns__tcol){t->keys[k], 0, k, 0};
+        ns_xcalloc((size_t)(t->nkeys + NS__C_COUNT + t->nmetrics + 1 + nst), sizeof *cols);
+    int nc = 0, ntag;
+    int *tag = ns__tag_cols_new(t, v, &ntag);
+    for (int k = 0; k < ntag; k++) cols[nc++] = (ns__tcol){t->keys[tag[k]], 0, tag[k], 0};
+    free(tag);
     for (int c = 0; c < NS__C_COUNT; c++)
         if (ns__col_shown(t, c)) cols[nc++] = (ns__tcol){ns__cols[c].head, 1, c, c != NS__C_MODE};
     for (int m = 0; m < t->nmetrics; m++) cols[nc++] = (ns__tcol){t->metrics[m], 2, m, 1};
@@ -229,8 +254,10 @@ static void ns__prefixed(ns_buf *b, const char *prefix, const char *name, int js
 }
 
 static void ns__render_csv(ns_buf *b, const ns_table *t, const ns_table_view *v) {
-    for (int k = 0; k < v->ncols; k++) {
-        ns_csv_field(b, t->keys[k]);
+    int ntag;
+    int *tag = ns__tag_cols_new(t, v, &ntag);
+    for (int k = 0; k < ntag; k++) {
+        ns_csv_field(b, t->keys[tag[k]]);
         ns_buf_putc(b, ',');
     }
     for (int c = 0; c < NS__C_COUNT; c++) ns_buf_printf(b, c ? ",%s" : "%s", ns__cols[c].key);
@@ -248,8 +275,8 @@ static void ns__render_csv(ns_buf *b, const ns_table *t, const ns_table_view *v)
     ns_buf_putc(b, '\n');
     for (int i = 0; i < t->nrows; i++) {
         const ns_table_row *x = &t->rows[i];
-        for (int k = 0; k < v->ncols; k++) {
-            const char *val = ns_table_tag(x, t->keys[k]);
+        for (int k = 0; k < ntag; k++) {
+            const char *val = ns_table_tag(x, t->keys[tag[k]]);
             if (val) ns_csv_field(b, val);
             ns_buf_putc(b, ',');
         }
@@ -272,6 +299,7 @@ static void ns__render_csv(ns_buf *b, const ns_table *t, const ns_table_view *v)
         }
         ns_buf_putc(b, '\n');
     }
+    free(tag);
 }
 
 static void ns__render_json(ns_buf *b, const ns_table *t, const ns_table_view *v) {
@@ -280,18 +308,23 @@ static void ns__render_json(ns_buf *b, const ns_table *t, const ns_table_view *v
     for (int i = 0; i < t->nrows; i++) {
         const ns_table_row *x = &t->rows[i];
         ns_buf_puts(b, i ? ",\n{\"tags\":{" : "\n{\"tags\":{");
-        /* the row's tags, keys in table order */
+        /* the row's tags, keys in table order; the label is not a tag of
+         * the runs (--a K=V cannot select it), so it has a key of its own */
         int first = 1;
+        const char *lk = ns_config_label_key(&x->cfg);
         for (int k = 0; k < t->nkeys; k++) {
             const char *val = ns_table_tag(x, t->keys[k]);
-            if (!val) continue;
+            if (!val || (lk && !strcmp(t->keys[k], lk))) continue;
             if (!first) ns_buf_putc(b, ',');
             first = 0;
             ns_json_str(b, t->keys[k]);
             ns_buf_putc(b, ':');
             ns_json_str(b, val);
         }
-        ns_buf_puts(b, "},\"mode\":");
+        ns_buf_puts(b, "},\"config\":");
+        if (ns_config_label(&x->cfg)) ns_json_str(b, ns_config_label(&x->cfg));
+        else ns_buf_puts(b, "null");
+        ns_buf_puts(b, ",\"mode\":");
         ns_json_str(b, x->cfg.mode);
         for (int c = NS__C_N; c < NS__C_COUNT; c++) {
             ns_buf_printf(b, ",\"%s\":", ns__cols[c].key);
