@@ -10,6 +10,7 @@
 #     rows of `table`, two cases of `advise`, two rows of `report` and two
 #     groups of `tree --merge`, each with the median of its own runs and a
 #     label naming its pipeline -- never one row with the median of both;
+#     `diff` warns when one side mixes them;
 #   - the same command under --env FOO=1 and --env FOO=2: two rows,
 #     labelled FOO=1 and FOO=2;
 #   - a sweep over funcs=10,1000,200: table, advise (text and JSON) and
@@ -108,6 +109,18 @@ cf_merge() {
     [ "$(grep -c '^report config=--pass-pipeline=.* none ' "$CF/m.txt")" -eq 2 ] || { grep '^report' "$CF/m.txt"; return 1; }
 }
 check "configs: tree --merge of the two folders: two groups" cf_merge
+
+# diff: a side that mixes the two pipelines says so; a side of one does not
+cf_diff() {
+    mkdir -p "$CF/mix" && cp -r "$CF"/pA/run-* "$CF"/pB/run-* "$CF/mix/" || return 1
+    "$NPUSCOPE" diff "$CF/mix" "$CF/pA" >/dev/null 2>"$CF/d.err" || return 1
+    grep -q "^npuscope: warning: A: .*/mix holds runs of 2 commands or environments that no tag tells apart (config --pass-pipeline=" "$CF/d.err" ||
+        { cat "$CF/d.err"; return 1; }
+    ! grep -q "^npuscope: warning: B: " "$CF/d.err" || { cat "$CF/d.err"; return 1; }
+    "$NPUSCOPE" diff "$CF/pB" "$CF/pA" >/dev/null 2>"$CF/d2.err" || return 1
+    ! grep -q "commands or environments" "$CF/d2.err" || { cat "$CF/d2.err"; return 1; }
+}
+check "configs: diff warns when a side mixes two pipelines that no tag tells apart" cf_diff
 
 # ---------------------------------------------------------------- one order
 cf_sweep() {
