@@ -2,7 +2,7 @@
 # run_configs.sh -- configurations told apart, sorted and shown, and the
 # terminal width; sourced by tests/run.sh (full tier; uses its check/ok/bad/
 # skip, $NPUSCOPE, $TMP).  Runs alone too:
-#   bash -c '. tests/lib.sh; NPUSCOPE=./build/npuscope TMP=$(mktemp -d); . tests/run_configs.sh; finish'
+#   bash -c '. tests/lib.sh; . tests/run_configs.sh; finish'
 #
 # Real mlir-opt-22 compiles recorded by `npuscope record` and `sweep`
 # (about 15 s on two cores):
@@ -148,3 +148,98 @@ cf_caption() {
     ! grep -q ', mode <' "$CF/ab.html" || { echo "a dangling ', mode '"; return 1; }
 }
 check "configs: report --a funcs=10 --b funcs=200: the caption ends with the selection" cf_caption
+
+# ---------------------------------------------------------------- the terminal's width
+# cf_wide FILE W: the lines of FILE longer than W characters (UTF-8), none
+# allowed; an empty FILE fails
+cf_wide() {
+    [ -s "$1" ] || { echo "$1: empty"; return 1; }
+    perl -CSD -ne 'chomp; if (length > '"$2"') { print "line $. has ", length, " characters: $_\n"; $bad = 1 }
+                   END { exit($bad ? 1 : 0) }' "$1"
+}
+# cf_has FILE NUMBER...: every number is in FILE, whole (not cut by an
+# ellipsis: digits on both sides of it are not digits)
+cf_has() {
+    local f=$1 x; shift
+    for x; do
+        grep -Eq "(^|[^0-9.])$(printf '%s' "$x" | sed 's/\./\\./g')([^0-9]|$)" "$f" || { echo "$x missing from $f"; return 1; }
+    done
+}
+
+# COLUMNS=60 through a pipe: table --stages of the real sweep fits, with
+# the tags, n and medians whole, and a note naming what was left out
+cf_columns_table() {
+    COLUMNS=60 "$NPUSCOPE" table --stages "$CF/sw" >"$CF/w.txt" || return 1
+    cf_wide "$CF/w.txt" 60 || { cat "$CF/w.txt"; return 1; }
+    local m
+    for m in $("$NPUSCOPE" table --format json "$CF/sw" | jq -r '.rows[].median_s'); do
+        cf_has "$CF/w.txt" "$(printf '%.4f' "$m")" || { cat "$CF/w.txt"; return 1; }
+    done
+    grep -q '^funcs  *mode  *n  *median s' "$CF/w.txt" || { cat "$CF/w.txt"; return 1; }
+    grep -q '^(.* columns* left out to fit 60 columns: ' "$CF/w.txt" || { cat "$CF/w.txt"; return 1; }
+    # without a width (a pipe), every column, as before
+    "$NPUSCOPE" table --stages "$CF/sw" >"$CF/w-full.txt" || return 1
+    ! cf_wide "$CF/w-full.txt" 60 >/dev/null || { echo "the full table fits 60 columns: the test shows nothing"; return 1; }
+    ! grep -q 'left out' "$CF/w-full.txt" || return 1
+    # a COLUMNS that is no width is ignored
+    COLUMNS=abc "$NPUSCOPE" table --stages "$CF/sw" | cmp -s - "$CF/w-full.txt" || { echo "COLUMNS=abc changed the output"; return 1; }
+}
+check "configs: COLUMNS=60 table --stages: no line over 60, the medians whole, a note on what is left out" cf_columns_table
+
+# the long labels of two pipelines in 40 columns: shortened in the middle,
+# still two rows, the medians whole
+cf_columns_labels() {
+    COLUMNS=40 "$NPUSCOPE" table "$CF/pA" "$CF/pB" >"$CF/w40.txt" || return 1
+    cf_wide "$CF/w40.txt" 40 || { cat "$CF/w40.txt"; return 1; }
+    cf_has "$CF/w40.txt" "$(printf '%.4f' "$(cf_median "$CF/pA")")" "$(printf '%.4f' "$(cf_median "$CF/pB")")" ||
+        { cat "$CF/w40.txt"; return 1; }
+    [ "$(grep -c '^--pass-.*….*  none  3 ' "$CF/w40.txt")" -eq 2 ] || { cat "$CF/w40.txt"; return 1; }
+}
+check "configs: COLUMNS=40 table of the two pipelines: labels shortened, medians whole" cf_columns_labels
+
+# a real 60-column terminal: tmux, no COLUMNS, the width from the terminal
+cf_tmux() {
+    local sock=$CF/tmux.sock run; run=$(ls -d "$CF"/pB/run-* | head -n 1)
+    cat >"$CF/tmux.sh" <<EOT
+unset COLUMNS
+"$NPUSCOPE" table -q tests/runs
+echo ==
+"$NPUSCOPE" table --stages "$CF/sw"
+echo ==
+"$NPUSCOPE" tree "$run/stderr.log"
+echo ==
+"$NPUSCOPE" tree tests/fixtures/mlir22-tree-st.txt
+echo ==
+"$NPUSCOPE" tree --merge "$CF/pA" "$CF/pB"
+echo done-\$\$-cf
+sleep 30
+EOT
+    tmux -S "$sock" new-session -d -x 60 -y 40 "bash $CF/tmux.sh" || return 1
+    local i
+    for i in $(seq 150); do
+        tmux -S "$sock" capture-pane -p -S - >"$CF/pane" 2>/dev/null
+        grep -q "^done-[0-9]*-cf" "$CF/pane" && break
+        sleep 0.2
+    done
+    tmux -S "$sock" capture-pane -p -J -S - >"$CF/joined" 2>/dev/null # wrapped lines joined
+    tmux -S "$sock" kill-server 2>/dev/null
+    grep -q "^done-[0-9]*-cf" "$CF/pane" || { echo "did not finish"; cat "$CF/pane"; return 1; }
+    # nothing wrapped: every joined line fits the 60 columns
+    cf_wide "$CF/joined" 60 || { cat "$CF/joined"; return 1; }
+    # the key numbers: table's medians, the sweep's medians, the trees' totals
+    cf_has "$CF/joined" 41.2031 182.3091 1.8217 || return 1
+    local m
+    for m in $("$NPUSCOPE" table --format json "$CF/sw" | jq -r '.rows[].median_s'); do
+        cf_has "$CF/joined" "$(printf '%.4f' "$m")" || return 1
+    done
+    cf_has "$CF/joined" "$(jq -r '.reports[0].root.wall_s' "$run/run.json")" 0.2385 || return 1
+    grep -q 'Total$' "$CF/joined" && grep -q 'Canonicalizer$' "$CF/joined" || { echo "no tree rows"; return 1; }
+    [ "$(grep -c 'config=--pass-pipeline=' "$CF/joined")" -eq 2 ] || { echo "tree --merge: not two groups"; return 1; }
+    grep -q 'left out to fit 60 columns' "$CF/joined" && grep -q 'to fit 60 columns: ' "$CF/joined" ||
+        { echo "no note on what the width left out"; return 1; }
+}
+if command -v tmux >/dev/null; then
+    check "configs: a 60-column terminal (tmux): table, table --stages, tree, tree --merge fit, key numbers whole" cf_tmux
+else
+    skip "configs: a 60-column terminal (tmux is not installed)"
+fi

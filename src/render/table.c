@@ -9,6 +9,7 @@
 
 #include "base/jsonw.h"
 #include "render/grid.h"
+#include "render/width.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -161,6 +162,28 @@ static int ns__col_shown(const ns_table *t, int c) {
     return 0;
 }
 
+/* ====== Fitting a terminal ====== */
+
+/* A column's priority when the text must fit a width (table.h): 0 always
+ * shown; higher numbers are left out first. */
+static int ns__col_prio(const ns__tcol *c) {
+    switch (c->kind) {
+    case 0: return 0;               /* the tags: what the row is */
+    case 2: return 10 + c->idx;     /* metrics, each on its own */
+    case 3: return 1;               /* regime */
+    case 4: return 10000 + c->idx;  /* stage shares, each on its own */
+    default: break;
+    }
+    switch (c->idx) {
+    case NS__C_MODE: case NS__C_N: case NS__C_MEDIAN: return 0;
+    case NS__C_FAIL: case NS__C_CACHE: case NS__C_BASE: return 1;
+    case NS__C_MIN: case NS__C_MAX: return 2;
+    case NS__C_MEAN: case NS__C_STDDEV: return 3;
+    case NS__C_UOW: case NS__C_RSS: return 4;
+    default: return 5; /* warmups, primers, outliers */
+    }
+}
+
 static void ns__render_grid(ns_buf *b, const ns_table *t, const ns_table_view *v, int md) {
     int nst = (int)t->stages.count;
     ns__tcol *cols =
@@ -178,7 +201,14 @@ static void ns__render_grid(ns_buf *b, const ns_table *t, const ns_table_view *v
     }
     char *align = ns_xcalloc((size_t)nc + 1, 1);
     for (int c = 0; c < nc; c++) align[c] = cols[c].right ? 'r' : 'l';
+    int *prio = ns_xcalloc((size_t)nc + 1, sizeof *prio);
+    char *shrink = ns_xcalloc((size_t)nc + 1, 1);
+    for (int c = 0; c < nc; c++) {
+        prio[c] = ns__col_prio(&cols[c]);
+        shrink[c] = cols[c].kind == 0;
+    }
     ns_grid g = {NULL, 0, nc, align, NULL, md};
+    ns_grid_fit fit = {md ? 0 : v->width, prio, shrink};
     for (int c = 0; c < nc; c++) ns_grid_add(&g, cols[c].head);
     ns_buf cell = {0};
     for (int i = 0; i < t->nrows; i++)
@@ -186,15 +216,18 @@ static void ns__render_grid(ns_buf *b, const ns_table *t, const ns_table_view *v
             ns__cell(&cell, t, &t->rows[i], &cols[c]);
             ns_grid_take(&g, &cell);
         }
-    ns_grid_write(b, &g);
+    ns_grid_write_fit(b, &g, &fit);
     ns_buf_free(&cell);
     free(align);
+    free(prio);
+    free(shrink);
     free(cols);
 }
 
 /* ====== Baseline summary ====== */
 
-static void ns__baseline_summary(ns_buf *b, const ns_table *t, const char *by, int json) {
+static void ns__baseline_summary(ns_buf *b, const ns_table *t, const char *by, int json,
+                                 size_t width) {
     if (!t->base_key) return;
     int n;
     ns_table_base_group *g = ns_table_base_groups_new(t, by, &n);
@@ -229,9 +262,12 @@ static void ns__baseline_summary(ns_buf *b, const ns_table *t, const char *by, i
             ns__put_g(b, e->max, "null");
             ns_buf_putc(b, '}');
         } else {
-            ns_buf_printf(b, "  %s=%s%s%s %s: x%.3f (%d configuration%s, x%.3f to x%.3f)\n",
+            ns_buf line = {0};
+            ns_buf_printf(&line, "  %s=%s%s%s %s: x%.3f (%d configuration%s, x%.3f to x%.3f)",
                           t->base_key, e->value, e->by ? ", " : "", e->by ? e->by : "", e->mode,
                           e->median, e->n, e->n == 1 ? "" : "s", e->min, e->max);
+            ns_width_wrap(b, line.data, width, 0, 4);
+            ns_buf_free(&line);
         }
     }
     if (json) ns_buf_puts(b, "]}");
@@ -352,7 +388,7 @@ static void ns__render_json(ns_buf *b, const ns_table *t, const ns_table_view *v
         ns_buf_putc(b, '}');
     }
     ns_buf_puts(b, "\n]");
-    ns__baseline_summary(b, t, v->by, 1);
+    ns__baseline_summary(b, t, v->by, 1, 0);
     ns_buf_puts(b, "}\n");
 }
 
@@ -363,12 +399,15 @@ void ns_render_table(ns_buf *b, const ns_table *t, const ns_table_view *v) {
     case NS_TABLE_TEXT: {
         int counted = 0;
         for (int i = 0; i < t->nrows; i++) counted += t->rows[i].n;
-        ns_buf_printf(b, "%d run%s, %d row%s; statistics over the %d counted run%s "
-                         "(ok, neither warmups nor primers)\n",
+        ns_buf line = {0};
+        ns_buf_printf(&line, "%d run%s, %d row%s; statistics over the %d counted run%s "
+                             "(ok, neither warmups nor primers)",
                       t->nruns, t->nruns == 1 ? "" : "s", t->nrows, t->nrows == 1 ? "" : "s",
                       counted, counted == 1 ? "" : "s");
+        ns_width_wrap(b, line.data, (size_t)v->width, 0, 2);
+        ns_buf_free(&line);
         ns__render_grid(b, t, v, 0);
-        ns__baseline_summary(b, t, v->by, 0);
+        ns__baseline_summary(b, t, v->by, 0, (size_t)v->width);
         break;
     }
     case NS_TABLE_MARKDOWN: ns__render_grid(b, t, v, 1); break;
