@@ -138,8 +138,16 @@ static size_t ns__char_at(const char *s, size_t n, size_t k) {
 
 #define NS__ELLIPSIS "\xe2\x80\xa6" /* U+2026 */
 
+/* Characters at which a shared part of a flag's value may be cut: the
+ * label keeps whole words of a pipeline, a path or a list. */
+static int ns__sep(char c) { return strchr("(),;:/ .=+", c) != NULL && c; }
+
+#define NS__SNAP 6 /* characters a cut may move to fall at a separator */
+
 /* s[0..n) into b, its middle replaced by an ellipsis when it has more than
- * max characters (the head one longer than the tail). */
+ * max characters (the head one longer than the tail); each cut moves, by
+ * up to NS__SNAP characters inwards, to a separator, so whole words show
+ * ("inline,…,cse)", not "inline,…e,cse)"). */
 static void ns__put_short(ns_buf *b, const char *s, size_t n, size_t max) {
     size_t c = ns__chars(s, n);
     if (c <= max || max < 3) {
@@ -147,15 +155,17 @@ static void ns__put_short(ns_buf *b, const char *s, size_t n, size_t max) {
         return;
     }
     size_t keep = max - 1, head = (keep + 1) / 2, tail = keep - head;
-    ns_buf_add(b, s, ns__char_at(s, n, head));
+    size_t hb = ns__char_at(s, n, head), tb = ns__char_at(s, n, c - tail);
+    for (size_t k = 0, at = hb; k < NS__SNAP && at > 1; k++, at--)
+        if (ns__sep(s[at - 1])) { hb = at; break; }  /* the head ends after a separator */
+    for (size_t k = 0, at = tb; k < NS__SNAP && at + 1 < n; k++, at++)
+        if (ns__sep(s[at])) { tb = at; break; }      /* the tail starts at one */
+    while (hb > 0 && ((unsigned char)s[hb] & 0xC0) == 0x80) hb--; /* whole characters */
+    while (tb < n && ((unsigned char)s[tb] & 0xC0) == 0x80) tb++;
+    ns_buf_add(b, s, hb);
     ns_buf_puts(b, NS__ELLIPSIS);
-    size_t from = ns__char_at(s, n, c - tail);
-    ns_buf_add(b, s + from, n - from);
+    ns_buf_add(b, s + tb, n - tb);
 }
-
-/* Characters at which a shared part of a flag's value may be cut: the
- * label keeps whole words of a pipeline, a path or a list. */
-static int ns__sep(char c) { return strchr("(),;:/ .=+", c) != NULL && c; }
 
 /* "NAME=" of a word "--NAME=VALUE" or "K=V", its length; 0 when none. */
 static size_t ns__flag_len(const char *w) {
