@@ -29,6 +29,8 @@
  */
 #include "analyse/dataset.h"
 
+#include "base/strmap.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,12 +117,6 @@ static void ns__words_free(ns__words *w) {
     free(w->w);
 }
 
-static int ns__has_word(const ns__words *w, const char *s) {
-    for (int i = 0; i < w->n; i++)
-        if (strcmp(w->w[i], s) == 0) return 1;
-    return 0;
-}
-
 /* Characters of s (UTF-8: continuation bytes do not count). */
 static size_t ns__chars(const char *s, size_t n) {
     size_t c = 0;
@@ -183,6 +179,10 @@ static size_t ns__flag_len(const char *w) {
  * middle when it is still too long. */
 static void ns__put_word(ns_buf *b, const char *w, const char *const *sib, int n) {
     size_t fl = ns__flag_len(w), len = strlen(w);
+    if (ns__chars(w, len) <= NS__WORD_MAX) { /* short enough: as it is, no sibling read */
+        ns_buf_add(b, w, len);
+        return;
+    }
     const char *v = w + fl;
     size_t vl = len - fl, pre = vl, suf = vl;
     int others = 0;
@@ -197,7 +197,7 @@ static void ns__put_word(ns_buf *b, const char *w, const char *const *sib, int n
         while (k < suf && k < ol && o[ol - 1 - k] == v[vl - 1 - k]) k++;
         suf = k;
     }
-    if (!fl || !others || ns__chars(w, len) <= NS__WORD_MAX) pre = suf = 0;
+    if (!fl || !others) pre = suf = 0;
     while (pre && !ns__sep(v[pre - 1])) pre--;       /* cut after a separator */
     while (suf && !ns__sep(v[vl - suf])) suf--;      /* and before one */
     if (pre < NS__SHARED_MIN) pre = 0;
@@ -227,6 +227,7 @@ static uint32_t ns__fnv1a(const char *s) {
 /* A variant of a group of tags: one command and environment. */
 typedef struct {
     const char *ident; /* its identity (borrowed) */
+    uint32_t hash;     /* ... its hash (compared first) */
     const ns_run *run; /* a run of it (borrowed) */
     ns__words words;   /* its words (owned) */
     char *label;       /* its label (owned) */
@@ -236,42 +237,66 @@ static int ns__cmp_variant(const void *a, const void *b) {
     return strcmp(((const ns__variant *)a)->ident, ((const ns__variant *)b)->ident);
 }
 
-/* The labels of the variants v[0..n) (n >= 2, sorted by identity). */
+/* Labels sorted, to find the ones that read the same. */
+static int ns__cmp_label(const void *a, const void *b) {
+    const ns__variant *x = *(const ns__variant *const *)a, *y = *(const ns__variant *const *)b;
+    int c = strcmp(x->label, y->label);
+    return c ? c : strcmp(x->ident, y->ident);
+}
+
+#define NS__LABEL_WORK (4 * NS__LABEL_MAX) /* bytes of a label before it is cut */
+
+/* The labels of the variants v[0..n) (n >= 2, sorted by identity).
+ * Linear in the words: a map counts in how many variants each word is,
+ * and a label stops growing once it is longer than it will be shown. */
 static void ns__label_variants(ns__variant *v, int n) {
-    /* the words not every variant has, over all variants: the siblings a
-     * word is shortened against */
-    const char **odd = NULL;
-    int nodd = 0;
+    ns_strmap words;
+    ns_strmap_init(&words);
+    int *cnt = NULL, *mark = NULL; /* per word: variants that have it; the last to count */
+    size_t cap = 0;
     for (int i = 0; i < n; i++)
         for (int k = 0; k < v[i].words.n; k++) {
-            const char *w = v[i].words.w[k];
-            int all = 1, seen = 0;
-            for (int j = 0; j < n && all; j++) all = ns__has_word(&v[j].words, w);
-            for (int j = 0; j < nodd && !seen; j++) seen = !strcmp(odd[j], w);
-            if (all || seen) continue;
-            odd = ns_xrealloc(odd, sizeof *odd * (size_t)(nodd + 1));
-            odd[nodd++] = w;
+            int added;
+            size_t at = ns_strmap_intern(&words, v[i].words.w[k], &added);
+            if (at >= cap) {
+                size_t nc = cap ? cap * 2 : 64;
+                while (nc <= at) nc *= 2;
+                cnt = ns_xrealloc(cnt, sizeof *cnt * nc);
+                mark = ns_xrealloc(mark, sizeof *mark * nc);
+                for (size_t q = cap; q < nc; q++) cnt[q] = 0, mark[q] = -1;
+                cap = nc;
+            }
+            if (mark[at] != i) cnt[at]++, mark[at] = i;
         }
+    /* the words not every variant has, in order of first sight: the
+     * siblings a long word is shortened against */
+    const char **odd = ns_xcalloc(words.count + 1, sizeof *odd);
+    int nodd = 0;
+    for (size_t w = 0; w < words.count; w++)
+        if (cnt[w] < n) odd[nodd++] = words.keys[w];
     for (int i = 0; i < n; i++) {
+        for (int k = 0; k < v[i].words.n; k++) /* mark: the words variant i has */
+            mark[ns_strmap_find(&words, v[i].words.w[k])] = n + i;
         ns_buf b = {0};
         int said = 0;
-        for (int k = 0; k < v[i].words.n; k++) {
+        for (int k = 0; k < v[i].words.n && b.len < NS__LABEL_WORK; k++) {
             const char *w = v[i].words.w[k];
-            int all = 1;
-            for (int j = 0; j < n && all; j++) all = ns__has_word(&v[j].words, w);
-            if (all) continue;
+            if (cnt[ns_strmap_find(&words, w)] == n) continue; /* every variant has it */
             if (said++) ns_buf_putc(&b, ' ');
             ns__put_word(&b, w, odd, nodd);
         }
         if (!said) { /* its words are the common ones: say what it lacks */
             ns_buf_puts(&b, "without");
             size_t bare = b.len;
-            for (int j = 0; j < nodd; j++) {
+            for (int j = 0; j < nodd && b.len < NS__LABEL_WORK; j++) {
+                if (mark[ns_strmap_find(&words, odd[j])] == n + i) continue; /* it has it */
                 /* a flag or variable it lacks is named once, without values */
                 size_t fl = ns__flag_len(odd[j]);
                 int named = 0;
-                for (int q = 0; q < j && fl && !named; q++) named = !strncmp(odd[q], odd[j], fl);
-                if (ns__has_word(&v[i].words, odd[j]) || named) continue;
+                for (int q = 0; q < j && fl && !named; q++)
+                    named = !strncmp(odd[q], odd[j], fl) &&
+                            mark[ns_strmap_find(&words, odd[q])] != n + i;
+                if (named) continue;
                 ns_buf_putc(&b, ' ');
                 if (fl) ns_buf_add(&b, odd[j], fl - 1);
                 else ns__put_word(&b, odd[j], odd, nodd);
@@ -289,11 +314,16 @@ static void ns__label_variants(ns__variant *v, int n) {
         ns_buf_free(&b);
     }
     free(odd);
+    free(cnt);
+    free(mark);
+    ns_strmap_free(&words);
     /* labels that read the same (words reordered, or cut alike) get a hash */
-    int *dup = ns_xcalloc((size_t)n + 1, sizeof *dup);
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++)
-            if (!strcmp(v[i].label, v[j].label)) dup[i] = dup[j] = 1;
+    ns__variant **by = ns_xcalloc((size_t)n + 1, sizeof *by);
+    char *dup = ns_xcalloc((size_t)n + 1, 1);
+    for (int i = 0; i < n; i++) by[i] = &v[i];
+    qsort(by, (size_t)n, sizeof *by, ns__cmp_label);
+    for (int i = 0; i + 1 < n; i++)
+        if (!strcmp(by[i]->label, by[i + 1]->label)) dup[by[i] - v] = dup[by[i + 1] - v] = 1;
     for (int i = 0; i < n; i++) {
         if (!dup[i]) continue;
         ns_buf b = {0};
@@ -302,6 +332,7 @@ static void ns__label_variants(ns__variant *v, int n) {
         v[i].label = b.data;
     }
     free(dup);
+    free(by);
 }
 
 /* The key labels are shown under: "config", unless a run has such a tag. */
@@ -311,7 +342,8 @@ static const char *ns__label_key(const ns_run *runs, int nruns) {
     size_t n = sizeof ns__label_keys / sizeof ns__label_keys[0];
     for (size_t k = 0; k < n; k++) {
         int used = 0;
-        for (int i = 0; i < nruns && !used; i++) used = ns_kv_get(&runs[i].tags, ns__label_keys[k]) != NULL;
+        for (int i = 0; i < nruns && !used; i++)
+            used = ns_kv_get(&runs[i].tags, ns__label_keys[k]) != NULL;
         if (!used || k == n - 1) return ns__label_keys[k];
     }
     return ns__label_keys[0];
@@ -320,7 +352,7 @@ static const char *ns__label_key(const ns_run *runs, int nruns) {
 /* Label the configurations cf[0..n) that share their tags with another of
  * another command or environment; ident[i] is cf[i]'s identity. */
 static void ns__label(const ns_run *runs, int nruns, ns_config *cf, int n, char **ident,
-                      const char ***keys, int *nkeys) {
+                      const uint32_t *hash, const char ***keys, int *nkeys) {
     int *done = ns_xcalloc((size_t)n + 1, sizeof *done);
     ns__variant *v = ns_xcalloc((size_t)n + 1, sizeof *v);
     int *members = ns_xcalloc((size_t)n + 1, sizeof *members);
@@ -333,8 +365,9 @@ static void ns__label(const ns_run *runs, int nruns, ns_config *cf, int n, char 
             done[j] = 1;
             members[nm++] = j;
             int seen = 0;
-            for (int k = 0; k < nv && !seen; k++) seen = !strcmp(v[k].ident, ident[j]);
-            if (!seen) v[nv++] = (ns__variant){ident[j], &runs[cf[j].runs[0]], {0}, NULL};
+            for (int k = 0; k < nv && !seen; k++)
+                seen = v[k].hash == hash[j] && !strcmp(v[k].ident, ident[j]);
+            if (!seen) v[nv++] = (ns__variant){ident[j], hash[j], &runs[cf[j].runs[0]], {0}, NULL};
         }
         if (nv < 2) continue;
         qsort(v, (size_t)nv, sizeof *v, ns__cmp_variant);
@@ -344,7 +377,7 @@ static void ns__label(const ns_run *runs, int nruns, ns_config *cf, int n, char 
         for (int m = 0; m < nm; m++) {
             ns_config *c = &cf[members[m]];
             int k = 0;
-            while (strcmp(v[k].ident, ident[members[m]]) != 0) k++;
+            while (v[k].hash != hash[members[m]] || strcmp(v[k].ident, ident[members[m]]) != 0) k++;
             c->label = ns_xcalloc(1, sizeof *c->label);
             c->label->key = (char *)key; /* one of ns__label_keys: static, never freed */
             c->label->value = ns_strdup(v[k].label);
@@ -373,6 +406,7 @@ int ns_configs_new(const ns_run *runs, int nruns, ns_config **out, const char **
                    int *nkeys) {
     ns_config *cf = NULL;
     char **ident = NULL; /* per configuration: its identity (owned) */
+    uint32_t *hash = NULL; /* ... and its hash */
     int n = 0;
     for (int i = 0; i < nruns; i++) {
         const ns_run *r = &runs[i];
@@ -382,9 +416,10 @@ int ns_configs_new(const ns_run *runs, int nruns, ns_config **out, const char **
         qsort(tags, (size_t)nt, sizeof *tags, ns__cmp_kvp);
         for (int k = 0; k < nt; k++) ns_key_add(keys, nkeys, r->tags.items[k].key);
         char *id = ns__ident_new(r);
+        uint32_t h = ns__fnv1a(id); /* compared first: identities are long and alike */
         ns_config *c = NULL;
         for (int k = 0; k < n && !c; k++)
-            if (strcmp(cf[k].mode, r->mode) == 0 && strcmp(ident[k], id) == 0 &&
+            if (hash[k] == h && strcmp(cf[k].mode, r->mode) == 0 && strcmp(ident[k], id) == 0 &&
                 ns__same_tags(&cf[k], tags, nt))
                 c = &cf[k];
         if (c) {
@@ -393,7 +428,9 @@ int ns_configs_new(const ns_run *runs, int nruns, ns_config **out, const char **
         } else {
             cf = ns_xrealloc(cf, sizeof *cf * (size_t)(n + 1));
             ident = ns_xrealloc(ident, sizeof *ident * (size_t)(n + 1));
+            hash = ns_xrealloc(hash, sizeof *hash * (size_t)(n + 1));
             ident[n] = id;
+            hash[n] = h;
             c = &cf[n++];
             memset(c, 0, sizeof *c);
             c->tags = tags;
@@ -403,9 +440,10 @@ int ns_configs_new(const ns_run *runs, int nruns, ns_config **out, const char **
         c->runs = ns_xrealloc(c->runs, sizeof *c->runs * (size_t)(c->nruns + 1));
         c->runs[c->nruns++] = i;
     }
-    ns__label(runs, nruns, cf, n, ident, keys, nkeys);
+    ns__label(runs, nruns, cf, n, ident, hash, keys, nkeys);
     for (int k = 0; k < n; k++) free(ident[k]);
     free(ident);
+    free(hash);
     *out = cf;
     return n;
 }
