@@ -456,7 +456,7 @@ static void ns__orig_json(ns_exporter *e, const ns_report *r) {
 ns_exporter *ns_exporter_new(const ns_export_opts *o, FILE *out) {
     ns_exporter *e = ns_xcalloc(1, sizeof *e);
     e->o = *o;
-    e->text = (ns_text_opts){o->view, o->color};
+    e->text = (ns_text_opts){o->view, o->color, o->width};
     e->out = out;
     ns_strmap_init(&e->frames);
     switch (o->format) {
