@@ -172,6 +172,9 @@ present "e2e clang-22 -ftime-trace/-ftime-report" clang-22 &&
 # the vpux stage map against the compiler's own pass order (tests/stagemap)
 # shellcheck source=tests/run_stagemap.sh
 . tests/run_stagemap.sh
+# NPU facts, old and new forms, and NPU logs recognised without a flag
+# shellcheck source=tests/run_npu.sh
+. tests/run_npu.sh
 
 # A large input crosses many read-buffer boundaries: the same reports must
 # come out as from the small file, byte for byte, from a file and a pipe.

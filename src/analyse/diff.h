@@ -18,7 +18,7 @@
  *   |shift| / A median > threshold      (and big enough to matter);
  * then the row is "slower" (B is worse) or "faster" (B is better), and
  * otherwise "same".  For time, worse is higher.  A metric is worse higher
- * too (compile_net_ms, compiler_peak_kb), unless its name says it is a
+ * too (compile_net_ms, compiler_vmpeak_kb), unless its name says it is a
  * rate (tokens_per_s: see ns_metric_higher_is_better), so that a
  * regression reads "slower" in every row, and a trade-off as "slower"
  * total against "faster" tokens_per_s.  Each row says which way is better.
