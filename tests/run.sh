@@ -202,7 +202,7 @@ npuw_dev_names() {
         jqt '[.reports[].label] == ["Model0_kv1152_REP00C9__0", "Model0_kv1152_prefill_1", "generate/3"]'
 }
 check "npuw: developer-build subgraph names label their reports" npuw_dev_names
-check "npu facts: none without --npu, none in non-NPU logs" npu_no_leak
+check "npu facts: none with --no-npu, none in non-NPU logs" npu_no_leak
 npu_strategy_log() {
     # dump-strategy-to-log=true: the strategy JSON in the log, then the report
     { echo "[INFO] 09:41:01.000 [output-pipelining] Final strategies for output pipelining:"

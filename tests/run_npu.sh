@@ -79,7 +79,7 @@ check "npu: from a pipe, an NPU log shows its facts, MLIR logs none" npu_pipe
 
 # the texts alone are not enough: an MLIR log with a compile fact's text on
 # a line of its own (no NPU logger) gives no fact
-npu_no_leak() {
+npu_text_no_leak() {
     { cat "$FIX/mlir22-tree-st.txt"; echo "Compile net time: 5 ms"; echo "Estimated inference latency: 9 us"; } >"$NPU/leak.txt"
     local n
     n=$(npu_facts "$NPU/leak.txt")
@@ -87,7 +87,7 @@ npu_no_leak() {
     n=$(npu_facts "$NPU/leak.txt" --npu)
     [ "$n" -eq 1 ] || { echo "with --npu: $n reports with facts"; return 1; }
 }
-check "npu: fact texts in an MLIR log give no fact without --npu, do with it" npu_no_leak
+check "npu: fact texts in an MLIR log give no fact without --npu, do with it" npu_text_no_leak
 
 npu_no_npu() {
     local f n

@@ -133,11 +133,12 @@ static const char ns__top[] =
     "  --npuw[=LAYOUT]    label the reports of an NPUW LLM compile (as for tree;\n" \
     "                     also implied by a tag NPUW_LLM=YES)\n"                   \
     "  --collect FILE     copy FILE into the run folder when the run wrote it\n"   \
-    "                     (compileTimeScheduleTrace.json and strategy_out.json\n" \
-    "                     also become metrics: tasks, tiles, ...) (repeatable);\n" \
-    "                     FILE is inside the working directory (no '..', no link\n" \
-    "                     out), not a folder, not run.json, stdout.log,\n"        \
-    "                     stderr.log or a hidden name\n"                          \
+    "                     (compileTimeScheduleTrace.json, strategy_out.json and\n" \
+    "                     strategy_dump_*.json also become metrics: tasks,\n"     \
+    "                     tiles, ...) (repeatable); FILE is inside the working\n" \
+    "                     directory (no '..', no link out), not a folder, not\n" \
+    "                     run.json, stdout.log, stderr.log or a hidden name; its\n" \
+    "                     file name may hold wildcards: 'strategy_dump_*.json'\n"  \
     "  --show-output      copy the command's output to the terminal as it runs\n"   \
     "  -q, --quiet        no progress or summary lines (without -q a line per\n"   \
     "                     finished run, on a terminal or not)\n"

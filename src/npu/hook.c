@@ -4,7 +4,11 @@
  * cleaned; the facts and names in them are recognised by npu.c and the
  * strategy dump is counted by files.c, so this file only keeps the state
  * that ties them to reports: the report held back, the facts waiting for
- * the next one, the subgraph name, the strategy JSON being collected.
+ * the next one, the subgraph name, the strategy JSON being collected, the
+ * weights-separation compile open (its number and Init count, the next
+ * report's Init[i] / Main label), the NPUW trace's model and subgraph, and
+ * in detect mode whether a line of the NPU stack has come yet (before it
+ * every line is ignored, so another compiler's log gets nothing).
  * All of it is per input: `end` hands back the held report and forgets the
  * rest.
  */
