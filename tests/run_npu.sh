@@ -153,6 +153,23 @@ npu_ws() {
 }
 check "npu: weights separation: Init[i] / Main labels, one ws_compile per compile" npu_ws
 
+# lines that only look like them label nothing (an index past 9 digits,
+# no digits, text after the bracket, another logger's "Compile Main" ok)
+npu_ws_bad() {
+    local rep
+    rep=$(sed -n '/^===/,/^ *[0-9.]* (100.0%)  Total$/p' "$FIX/mlir22-tree-st.txt")
+    printf '%s\n' "[INFO] 09:00:00.001 [vpux-compiler] Compile Init[99999999999999999999]" "$rep" \
+        "[INFO] 09:00:00.002 [vpux-compiler] Compile Init[]" "$rep" \
+        "[INFO] 09:00:00.003 [vpux-compiler] Compile Init[2] again" "$rep" \
+        "[INFO] 09:00:00.004 [vpux-compiler] Total number of Inits: 1.5" "$rep" \
+        "Compile Main" "$rep" >"$NPU/wsbad.log"
+    npu_json "$NPU/wsbad.log" || return 1
+    jqt '(.reports | map(.label)) == ["#1", "#2", "#3", "#4", "#5"] and
+           all(.reports[]; (.metrics // {}) | has("ws_compile") | not)' "$NPU/t.json" ||
+        { jq -c '.reports[] | [.label, .metrics]' "$NPU/t.json"; return 1; }
+}
+check "npu: weights-separation look-alikes label nothing" npu_ws_bad
+
 npu_trace() {
     npu_json "$FIX/constructed-npuw-trace.log" || return 1
     jqt '(.reports | map(.label)) == ["Model0_kv1152/subgraph[0]", "Model0_kv1152/subgraph[1]",

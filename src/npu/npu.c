@@ -137,30 +137,29 @@ int ns_npu_log_sniff(const char *buf, size_t len) {
 
 /* ====== Weights separation ====== */
 
+/* A whole number of at most 9 digits at p, filling [p, end) exactly. */
+static int ns__count(const char *p, const char *end, long *value) {
+    if (p >= end || end - p > 9) return 0;
+    long v = 0;
+    for (; p < end; p++) {
+        if (*p < '0' || *p > '9') return 0;
+        v = v * 10 + (*p - '0');
+    }
+    *value = v;
+    return 1;
+}
+
 int ns_npu_ws_line(const char *s, size_t n, long *value) {
     ns_logline l;
     if (!ns_logline_parse(s, n, &l)) return 0;
     const char *m = l.msg, *end = l.msg + l.msg_len;
     while (end > m && end[-1] == ' ') end--;
     size_t k = (size_t)(end - m);
-    double v = 0;
     static const char inits[] = "Total number of Inits: ", init[] = "Compile Init[";
-    if (k > sizeof inits - 1 && !memcmp(m, inits, sizeof inits - 1)) {
-        size_t d = ns__number(m + sizeof inits - 1, end, &v);
-        if (d && m + sizeof inits - 1 + d == end) {
-            *value = (long)v;
-            return 1;
-        }
-        return 0;
-    }
-    if (k > sizeof init && !memcmp(m, init, sizeof init - 1) && end[-1] == ']') {
-        size_t d = ns__number(m + sizeof init - 1, end, &v);
-        if (d && m + sizeof init - 1 + d == end - 1) {
-            *value = (long)v;
-            return 2;
-        }
-        return 0;
-    }
+    if (k > sizeof inits - 1 && !memcmp(m, inits, sizeof inits - 1))
+        return ns__count(m + sizeof inits - 1, end, value) ? 1 : 0;
+    if (k > sizeof init && !memcmp(m, init, sizeof init - 1) && end[-1] == ']')
+        return ns__count(m + sizeof init - 1, end - 1, value) ? 2 : 0;
     if (k == 12 && !memcmp(m, "Compile Main", 12)) return 3;
     return 0;
 }
