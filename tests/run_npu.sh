@@ -124,6 +124,21 @@ npu_2025() {
 }
 check "npu: 2025+ lines: IE - N (P%), Compilation memory usage (a delta), latency in MHz, tasks" npu_2025
 
+# a 2025+ compiler at LOG_DEBUG logs the absolute VmPeak too (compiler.cpp:820
+# of Maxim-Doronin/npu_compiler 01a807a7, log.debug): both facts, and the
+# DEBUG "Start of ..." line is no fact
+npu_vmpeak_debug() {
+    local rep
+    rep=$(sed -n '/^===/,/^ *[0-9.]* (100.0%)  Total$/p' "$FIX/mlir22-tree-st.txt")
+    printf '%s\n' "[INFO] 09:00:00.001 [vpux-compiler] Verifiers are disabled" "$rep" \
+        "[DEBUG] 09:00:01.000 [vpux-compiler] Start of compilation memory usage: Peak 2000000 KB" \
+        "[DEBUG] 09:00:01.001 [vpux-compiler] End of compilation memory usage: Peak 2500000 KB" \
+        "[INFO] 09:00:01.002 [vpux-compiler] Compilation memory usage: Peak 500000 KB" >"$NPU/dbg.log"
+    npu_json "$NPU/dbg.log" || return 1
+    jqt '.reports[0].metrics == {"compiler_vmpeak_kb": 2500000, "compiler_vmpeak_delta_kb": 500000}' "$NPU/t.json"
+}
+check "npu: at LOG_DEBUG both the absolute VmPeak and the delta, not the start value" npu_vmpeak_debug
+
 # "IE - N (100.00%)" and a bare "IE - N" both, only on the statistics logger
 npu_ie_ops() {
     local rep
