@@ -175,6 +175,9 @@ present "e2e clang-22 -ftime-trace/-ftime-report" clang-22 &&
 # per-pass memory: memory-usage-collector lines, tree/run.json/top/diff (tests/run_memory.sh)
 # shellcheck source=tests/run_memory.sh
 . tests/run_memory.sh
+# NPU facts, old and new forms, and NPU logs recognised without a flag
+# shellcheck source=tests/run_npu.sh
+. tests/run_npu.sh
 
 # A large input crosses many read-buffer boundaries: the same reports must
 # come out as from the small file, byte for byte, from a file and a pipe.
@@ -202,7 +205,7 @@ npuw_dev_names() {
         jqt '[.reports[].label] == ["Model0_kv1152_REP00C9__0", "Model0_kv1152_prefill_1", "generate/3"]'
 }
 check "npuw: developer-build subgraph names label their reports" npuw_dev_names
-check "npu facts: none without --npu, none in non-NPU logs" npu_no_leak
+check "npu facts: none with --no-npu, none in non-NPU logs" npu_no_leak
 npu_strategy_log() {
     # dump-strategy-to-log=true: the strategy JSON in the log, then the report
     { echo "[INFO] 09:41:01.000 [output-pipelining] Final strategies for output pipelining:"

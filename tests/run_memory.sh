@@ -120,7 +120,7 @@ mem_diff() {
     # rows are (p < alpha, shift over the threshold), everything else same
     "$NPUSCOPE" diff -q --format json "$MEM_RUNS" --a side=a --b side=b >"$TMP/mem-diff.json" || return 1
     jqt '[.rows[] | select(.kind == "memory" and .verdict != "same") | [.name, .verdict, .better]] == [["mem:FeasibleAllocation", "slower", "lower"]]' "$TMP/mem-diff.json" &&
-    jqt '[.rows[] | select(.kind == "memory")] | length == 6 and (.[0].a_median == 557056) and (.[0].b_median > .[0].a_median)' "$TMP/mem-diff.json" &&
+    jqt '[.rows[] | select(.kind == "memory")] | length == 6 and (.[0].a_median >= 557056 and .[0].a_median <= 565248) and (.[0].b_median > .[0].a_median)' "$TMP/mem-diff.json" &&
     "$NPUSCOPE" diff -q --format json --threshold 60 "$MEM_RUNS" --a side=a --b side=b >"$TMP/mem-diff.json" &&
     jqt '[.rows[] | select(.kind == "memory" and .verdict != "same")] == []' "$TMP/mem-diff.json"
 }

@@ -20,7 +20,7 @@
  *   |shift| / A median > threshold      (and big enough to matter);
  * then the row is "slower" (B is worse) or "faster" (B is better), and
  * otherwise "same".  For time, worse is higher.  A metric is worse higher
- * too (compile_net_ms, compiler_peak_kb), and so is a pass's memory
+ * too (compile_net_ms, compiler_vmpeak_kb), and so is a pass's memory
  * increase (a pass that raises the peak more is a regression, "slower",
  * by the same p and threshold as a time), unless a metric's name says it is a
  * rate (tokens_per_s: see ns_metric_higher_is_better), so that a

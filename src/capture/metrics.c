@@ -21,7 +21,15 @@ static const struct {
     ns_agg agg;        /* combining rule */
 } ns__builtin[] = {
     {"compile_model_ms", "Compile model took ([0-9]+([.][0-9]+)?) ms", "Compile model took", NS_AGG_LAST},
-    {"compiler_peak_kb", "[Cc]ompilation memory usage: Peak ([0-9]+) KB", "memory usage: Peak", NS_AGG_MAX},
+    /* the NPU compiler's VmPeak (virtual memory, /proc/self/status): 2024
+     * logs the absolute value after each compile (it only grows in a
+     * process: the largest is the process's peak by its last compile);
+     * 2025+ logs its growth during each compile (summed: how much the
+     * run's compiles raised it; a later compile below an earlier peak logs 0) */
+    {"compiler_vmpeak_kb", "End of compilation memory usage: Peak ([0-9]+) KB",
+     "End of compilation memory usage: Peak", NS_AGG_MAX},
+    {"compiler_vmpeak_delta_kb", "Compilation memory usage: Peak ([0-9]+) KB",
+     "Compilation memory usage: Peak", NS_AGG_SUM},
     {"compile_net_ms", "Compile net time: ([0-9]+([.][0-9]+)?) ms", "Compile net time:", NS_AGG_SUM},
     {"tokens_per_s", "([0-9]+([.][0-9]+)?) tokens per second", "tokens per second", NS_AGG_LAST},
     /* OpenVINO GenAI: "Throughput: 12.34 tokens/s" or "... 12.34 ± 0.56 tokens/s" */

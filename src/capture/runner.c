@@ -91,19 +91,25 @@ static int ns__copy_into(const char *src, const char *dir) {
  * run wrote (modified since it started), and only those. */
 static void ns__collect_files(const ns_runner *rn, const char *tmp, time_t started) {
     for (int i = 0; i < rn->ncollect; i++) {
-        const char *why = NULL;
-        /* the name passed ns_collect_refusal; where it leads is checked now */
-        char *real = ns_collect_resolve_new(rn->collect[i], &why);
-        if (!real) {
-            ns_warn_at(NULL, 0, "--collect %s: %s; not collected", rn->collect[i], why);
-            continue;
+        char **names;
+        int nnames = ns_collect_expand(rn->collect[i], &names); /* a wildcard: each match */
+        for (int k = 0; k < nnames; k++) {
+            const char *why = NULL;
+            /* the name passed ns_collect_refusal; where it leads is checked now */
+            char *real = ns_collect_resolve_new(names[k], &why);
+            if (!real) {
+                ns_warn_at(NULL, 0, "--collect %s: %s; not collected", names[k], why);
+            } else {
+                struct stat st;
+                if (stat(real, &st) == 0 && st.st_mtime >= started) { /* else: an earlier compile's */
+                    int err = ns__copy_into(real, tmp);
+                    if (err) ns_error("--collect %s: %s", names[k], strerror(err));
+                }
+                free(real);
+            }
+            free(names[k]);
         }
-        struct stat st;
-        if (stat(real, &st) == 0 && st.st_mtime >= started) { /* else: an earlier compile's */
-            int err = ns__copy_into(real, tmp);
-            if (err) ns_error("--collect %s: %s", rn->collect[i], strerror(err));
-        }
-        free(real);
+        free(names);
     }
 }
 

@@ -43,8 +43,10 @@ static const char ns__general_tail[] =
 
 #define NS__NPU_OPTIONS                                                         \
     "  --npu              attach what the NPU compiler logs around each report\n"  \
-    "                     (peak compile memory, Compile net time, MLIR workers,\n" \
-    "                     estimated latency, VPUIP tasks) as report metrics\n"     \
+    "                     (VmPeak, Compile net time, MLIR workers, estimated\n"   \
+    "                     latency, VPUIP tasks) as report metrics; without it,\n" \
+    "                     done for inputs that carry the NPU stack's log lines\n" \
+    "  --no-npu           only with --npu/--npuw: do not recognise NPU logs\n"    \
     "  --npuw[=LAYOUT]    an NPUW LLM compile: label reports by their order in\n"  \
     "                     LAYOUT (default generate:3,prefill:3,lm_head:1), or by\n" \
     "                     a developer build's 'Compiling Subgraph[i]: NAME'\n"
@@ -127,7 +129,8 @@ static const char ns__top[] =
     "  --env K=V          set a variable for the command (repeatable)\n"             \
     "  --tag K=V          label the runs (repeatable); tags name a configuration\n"  \
     "  --metric NAME=RE   a number from the output: POSIX ERE, first capture group,\n" \
-    "                     last match (built-in: compile_model_ms, compiler_peak_kb,\n" \
+    "                     last match (built-in: compile_model_ms,\n"                \
+    "                     compiler_vmpeak_kb, compiler_vmpeak_delta_kb,\n"        \
     "                     compile_net_ms, tokens_per_s); a rate's NAME should end\n" \
     "                     in _per_s (diff: higher is better)\n"                    \
     "  --timeout SEC      SIGTERM to the command's process group after SEC\n"        \
@@ -137,11 +140,12 @@ static const char ns__top[] =
     "  --npuw[=LAYOUT]    label the reports of an NPUW LLM compile (as for tree;\n" \
     "                     also implied by a tag NPUW_LLM=YES)\n"                   \
     "  --collect FILE     copy FILE into the run folder when the run wrote it\n"   \
-    "                     (compileTimeScheduleTrace.json and strategy_out.json\n" \
-    "                     also become metrics: tasks, tiles, ...) (repeatable);\n" \
-    "                     FILE is inside the working directory (no '..', no link\n" \
-    "                     out), not a folder, not run.json, stdout.log,\n"        \
-    "                     stderr.log or a hidden name\n"                          \
+    "                     (compileTimeScheduleTrace.json, strategy_out.json and\n" \
+    "                     strategy_dump_*.json also become metrics: tasks,\n"     \
+    "                     tiles, ...) (repeatable); FILE is inside the working\n" \
+    "                     directory (no '..', no link out), not a folder, not\n" \
+    "                     run.json, stdout.log, stderr.log or a hidden name; its\n" \
+    "                     file name may hold wildcards: 'strategy_dump_*.json'\n"  \
     "  --show-output      copy the command's output to the terminal as it runs\n"   \
     "  -q, --quiet        no progress or summary lines (without -q a line per\n"   \
     "                     finished run, on a terminal or not)\n"
