@@ -563,7 +563,7 @@ static void ns__plot_body(ns_buf *b, const ns_svg_plot *p, const ns__ax *xap, co
         ns_buf_printf(b, "<text class=\"fit-label\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\" "
                          "font-weight=\"600\">\xe2\x88\x9d ",
                       right + 6, label_y[i], ns_svg_color(s->color));
-        ns__text_cut(b, p->xname, 8);
+        ns__text_cut(b, p->xname, 7);
         ns_buf_printf(b, "<tspan dy=\"-5\" font-size=\"10\">%.2f</tspan></text>\n", s->exponent);
     }
     ns_buf_free(&t);
