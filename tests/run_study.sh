@@ -229,6 +229,23 @@ study_page_multiples() {
     [ "$(grep -c '<circle class="pt"' "$STUDY/svg/scaling-window.svg")" -eq 60 ]
 }
 
+# the derived tags are tags for `table`: --by family groups the baseline
+# ratios by the 4 families (qwen2 holds 0.5b and 7b), --tag-columns size_b
+# shows and sorts by the size as a number (0.5 first, 7 last)
+study_table_family() {
+    study_made || return 1
+    "$NPUSCOPE" table --by family --baseline precision=int8 --format json "$STUDY/runs" \
+        >"$STUDY/by-family.json" 2>/dev/null || return 1
+    jqt --arg want "${EXPECT_FAMILIES:-llama3.2 phi3 qwen2 qwen2.5}" '.baseline.by == "family" and
+        ([.baseline.groups[].by] | unique | join(" ")) == $want and
+        all(.baseline.groups[]; .n == (if .by == "qwen2" then 8 else 4 end))' "$STUDY/by-family.json" || return 1
+    "$NPUSCOPE" table --tag-columns size_b,window --format json "$STUDY/runs" >"$STUDY/by-size.json" 2>"$STUDY/by-size.err" || return 1
+    [ ! -s "$STUDY/by-size.err" ] || { cat "$STUDY/by-size.err"; return 1; }
+    jqt '[.rows[].tags.size_b] | .[0] == "0.5" and .[-1] == "7" and (unique | length) == 5' "$STUDY/by-size.json" || return 1
+    "$NPUSCOPE" table --tag-columns family --format text "$STUDY/runs" 2>/dev/null | sed -n 2,3p | grep -q '^family *mode' &&
+    "$NPUSCOPE" table --tag-columns family --format text "$STUDY/runs" 2>/dev/null | sed -n 3p | grep -q '^llama3.2 '
+}
+
 check "study: gen-study.py records 60 NPUW runs of 7 reports" study_runs
 check "study: the regime of every configuration is the generator's" study_regimes
 check "study: fit --per report recovers FeasibleAllocation ~ tasks^0.69" study_fit_tasks
@@ -236,6 +253,7 @@ check "study: fit --x size_b (a derived tag) --by precision" study_fit_size
 check "study: advise leads with the regime table (truth's cells and fixes, < 40 lines)" study_advise_text
 check "study: advise --format json has study.regimes (contract keys, truth's cells and fixes)" study_advise_json
 check "study: seed table window exponents 0.24 (1.5B) and 0.55 (7B)" study_seed
+check "study: table --by family and --tag-columns size_b: derived tags as tags" study_table_family
 check "study page: the six study figures, on the page and in --svg-dir under their prefixes" study_page_figures
 check "study page: why-costly's caption interval holds the generator's exponent (420 reports)" study_page_why
 check "study page: precision-size caption: fp16 crossing and ratios, int4 <= 0.99x (truth)" study_page_precision
