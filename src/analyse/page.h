@@ -22,7 +22,8 @@
  *     are numbers (>= 3 of them) the series of rows that share every other
  *     tag, with one power-law fit each (fit.h); a regime map over the first
  *     two tags; ratios to a baseline (--baseline, or precision=int8 when
- *     there is such a tag value).
+ *     there is such a tag value); and for a sweep of 4 configurations or
+ *     more the study's figures (ns_page_study below).
  *   - Diff: --a/--b select two sides of the runs (diff.h).
  *   - Method: what was run, where, when, by which compiler, with which
  *     stage maps -- distinct values with their counts.

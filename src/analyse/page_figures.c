@@ -1,6 +1,14 @@
 /* page_figures.c -- the data behind the report's figures: scaling series
- * with their power laws, the regime map, ratios to a baseline (page.h
- * says what each holds; page_int.h lists the module's files).
+ * with their power laws, the regime map, ratios to a baseline, and the
+ * study's figures (page.h says what each holds; page_int.h lists the
+ * module's files).
+ *
+ * The study's figures start from analyse/study.c (its cells, and its fit
+ * of a dominant pass against a workload fact, a point per report) and add
+ * what each figure needs: a cell's compile time (summed report totals),
+ * size and family (the derived tags), the window and precision axes; the
+ * hand-off bins the cells by time (n / 8 bins, 3 to 8, each stage's median
+ * share per bin; the leader of each bin in turn is the hand-off order).
  *
  * Every figure works on the table's rows (configuration x mode), and only
  * on the rows of one mode when there are cold compiles (m->fig_mode): a

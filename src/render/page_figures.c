@@ -3,9 +3,16 @@
  * the module's files).
  *
  * The model says which figures the data can carry; this file decides how
- * much of each to draw (NS__TOP_BARS bars, NS__MAX_SERIES series, the
- * first NS__MAX_STACK fingerprint rows) and says in the caption when it
- * drew less than there is.  Colours: the page's stages, in the order the
+ * much of each to draw (NS__TOP_BARS bars, the first NS__MAX_STACK
+ * fingerprint rows) and says in the caption when it drew less than there
+ * is.  Series are never cut: a line plot with more than NS__MAX_SERIES
+ * (the palette's colours) becomes small multiples, one panel per value of
+ * the tag that leaves at most that many series in each panel in the
+ * fewest panels, or one panel per series when no tag does (ns__lines_draw),
+ * and its caption says so.  The study's figures (hand-off, why-costly,
+ * family fingerprint, precision-size, precision-scaling) draw the model's
+ * m->study; when a sweep is a study but cannot carry one of them, the
+ * figures note names it with the model's reason.  Colours: the page's stages, in the order the
  * model keeps them, take the palette in turn and "other" (what no named
  * stage holds) is grey, so a stage has one colour in every figure.  Every
  * figure gets an id of its own (its element id and the name of its
@@ -23,7 +30,7 @@
 #include <string.h>
 
 #define NS__TOP_BARS 20   /* bars of the heaviest-passes chart */
-#define NS__MAX_SERIES 7 /* series per line plot (the palette's colours) */
+#define NS__MAX_SERIES 7 /* series per plot or panel (the palette's colours) */
 #define NS__MAX_STACK 60 /* bars of the fingerprint figure */
 
 /* ====== Colours, ids, labels ====== */
