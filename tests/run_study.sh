@@ -246,6 +246,28 @@ study_table_family() {
     "$NPUSCOPE" table --tag-columns family --format text "$STUDY/runs" 2>/dev/null | sed -n 3p | grep -q '^llama3.2 '
 }
 
+# one model of the study (12 configurations): one family and one size, so
+# no family fingerprint and no precision-size figure -- each named, with
+# its reason, in the figures note; the others are still drawn
+# (EXPECT_ONE_MODEL="q*": three models of two families, and it fails)
+study_page_absent() {
+    study_made || return 1
+    rm -rf "$STUDY/one-model"
+    mkdir -p "$STUDY/one-model" && cp -R "$STUDY"/runs/model-${EXPECT_ONE_MODEL:-qwen2-7b}_* "$STUDY/one-model/" || return 1
+    "$NPUSCOPE" report -q -o "$STUDY/one.html" "$STUDY/one-model" 2>/dev/null || return 1
+    local p
+    for p in handoff why-costly precision-scaling; do
+        grep -q "<figure id=\"$p" "$STUDY/one.html" || { echo "no $p"; return 1; }
+    done
+    for p in fingerprint-family precision-size; do
+        grep -q "<figure id=\"$p" "$STUDY/one.html" && { echo "a $p figure"; return 1; }
+    done
+    grep -o 'Study figures left out: [^<]*' "$STUDY/one.html" >"$STUDY/one.note" || { echo "no note"; return 1; }
+    grep -q 'family fingerprint: the family fingerprint needs a window tag and models of two families or more' "$STUDY/one.note" &&
+    grep -q 'precision-size: precision against size needs .* three model sizes or more' "$STUDY/one.note" ||
+        { cat "$STUDY/one.note"; return 1; }
+}
+
 check "study: gen-study.py records 60 NPUW runs of 7 reports" study_runs
 check "study: the regime of every configuration is the generator's" study_regimes
 check "study: fit --per report recovers FeasibleAllocation ~ tasks^0.69" study_fit_tasks
@@ -259,6 +281,7 @@ check "study page: why-costly's caption interval holds the generator's exponent 
 check "study page: precision-size caption: fp16 crossing and ratios, int4 <= 0.99x (truth)" study_page_precision
 check "study page: the hand-off order of the caption is the generator's" study_page_handoff
 check "study page: the regime map's cells are the generator's (where precisions agree)" study_page_regime
+check "study page: a figure one model cannot carry is named with its reason" study_page_absent
 check "study page: 15 series drawn whole as 3 small multiples, none cut" study_page_multiples
 
 if [ -n "${study_alone:-}" ]; then finish; fi

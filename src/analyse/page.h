@@ -156,6 +156,7 @@ typedef struct {
     int *count;                 /* per stage: cells it dominates (owned) */
     int filled;                 /* cells with a dominant stage */
     int pooled;                 /* other tags, pooled in the cells */
+    int by_size;                /* the rows are models in order of size (size_b) */
 } ns_page_regime;
 
 typedef struct {

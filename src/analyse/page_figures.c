@@ -191,6 +191,38 @@ static void ns__scaling(ns_page_model *m, const char *axis, int pow2) {
 
 /* ====== The regime map ====== */
 
+/* Sort the values of tag key (a model tag) by the size their runs derive
+ * from them (size_b), ties by name; returns 1 when every value has a size
+ * (and v is sorted so), else 0 (v unchanged). */
+static int ns__by_size(const ns_page_model *m, const char *key, const char **v, int n) {
+    double *size = ns_xcalloc((size_t)n + 1, sizeof *size);
+    for (int i = 0; i < n; i++) {
+        size[i] = NAN;
+        for (int r = 0; r < m->in->set->nruns && !isfinite(size[i]); r++) {
+            const ns_run *run = &m->in->set->runs[r];
+            const char *x = ns_kv_get(&run->tags, key);
+            char buf[64];
+            const char *sb = x && !strcmp(x, v[i]) ? ns_run_tag(run, "size_b", buf, sizeof buf) : NULL;
+            if (sb) ns_text_number(sb, &size[i]);
+        }
+        if (!isfinite(size[i]) || strcmp(key, "model")) {
+            free(size);
+            return 0;
+        }
+    }
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && (size[j] < size[j - 1] || (size[j] == size[j - 1] && ns_text_cmp(v[j], v[j - 1]) < 0)); j--) {
+            double d = size[j];
+            size[j] = size[j - 1];
+            size[j - 1] = d;
+            const char *x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+    free(size);
+    return 1;
+}
+
 /* The dominant stage of every cell of the first two tags (the numeric one
  * across, when only one of them is), over the counted runs of the figures'
  * mode; runs that differ in other tags are pooled. */
@@ -211,6 +243,7 @@ static void ns__regime(ns_page_model *m) {
     rg->xv = ns__tag_values_new(t, xk, &rg->nx);
     rg->ny = 1;
     if (yk) rg->yv = ns__tag_values_new(t, yk, &rg->ny);
+    if (yk) rg->by_size = ns__by_size(m, yk, rg->yv, rg->ny);
     size_t cells = (size_t)rg->nx * (size_t)rg->ny;
     rg->cell = ns_xcalloc(cells + 1, sizeof *rg->cell);
     rg->share = ns_xcalloc(cells + 1, sizeof *rg->share);

@@ -336,7 +336,7 @@ static void ns__regime(ns__figs *f) {
     const char **names = ns__stage_names_new(f->m);
     char *id = ns__fig_id_new(f->page, "regime", yk, xk);
     ns_buf title = {0}, svg = {0}, cap = {0};
-    if (yk) ns_buf_printf(&title, "Dominant stage by %s and %s", yk, xk);
+    if (yk) ns_buf_printf(&title, "Dominant stage by %s%s and %s", yk, rg->by_size ? " (by size)" : "", xk);
     else ns_buf_printf(&title, "Dominant stage by %s", xk);
     ns_svg_regime r = {id, title.data, xk, yk, rg->xv, rg->nx, yk ? rg->yv : (const char **)one,
                        rg->ny, rg->cell, rg->share, rg->nruns, names, f->color,
@@ -347,6 +347,8 @@ static void ns__regime(ns__figs *f) {
                         "share), by the stage map; empty cells have no run with a timing "
                         "report.",
                   f->m->fig_mode ? " cold" : "");
+    if (rg->by_size)
+        ns_buf_printf(&cap, " Rows in order of model size (size_b, read off the %s names).", yk);
     if (rg->pooled)
         ns_buf_printf(&cap, " Runs that differ in the other %d tag%s are pooled.", rg->pooled,
                       rg->pooled == 1 ? "" : "s");
