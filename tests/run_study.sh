@@ -127,8 +127,8 @@ study_advise_json() {
 # `report --svg-dir` over the study: its figures, and the numbers their
 # captions state against truth.json.  EXPECT_PREFIXES=nosuch-,
 # EXPECT_EXPONENT=0.5, EXPECT_CROSSING=3, EXPECT_HANDOFF=x,
-# EXPECT_WRONG_MAP_CELL="qwen2-7b 128" and EXPECT_PANELS=5 each make one
-# check fail.
+# EXPECT_WRONG_MAP_CELL="qwen2-7b 128", EXPECT_SAME="3 of 4" and
+# EXPECT_PANELS=5 each make one check fail.
 study_page() {
     study_made || return 1
     [ -s "$STUDY/page.html" ] && return 0
@@ -195,9 +195,13 @@ study_page_precision() {
 study_page_handoff() {
     study_page || return 1
     local got want
-    got=$(study_caption handoff | sed -n 's/.*Hand-off order: \(.*\)\.$/\1/p' | sed 's/ (to ≈ [0-9.]* s)//g')
+    got=$(study_caption handoff | sed -n 's/.*Hand-off order: \(.*\)\. Each family alone.*/\1/p' | sed 's/ (to ≈ [0-9.]* s)//g')
     want=${EXPECT_HANDOFF:-$(jq -r '.handoff | join(" → ")' "$STUDY/truth.json")}
     [ "$got" = "$want" ] || { echo "hand-off: '$got', want '$want'"; return 1; }
+    # universal: every family's own leaders come in that order (the
+    # generator tilts families by size only)
+    study_caption handoff | grep -q "the same order in ${EXPECT_SAME:-4 of 4} families" ||
+        { study_caption handoff; return 1; }
 }
 
 # the regime map: every (model, window) cell whose three precisions share

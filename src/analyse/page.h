@@ -250,6 +250,10 @@ typedef struct {
     int *lead;                  /* the hand-off: stages leading in turn as time grows (owned) */
     double *lead_to;            /* per leader but the last: the time where the next takes over */
     int nlead;                  /* entries */
+    int *fam_lead;              /* per family (8 each): its own leaders in turn (owned) */
+    int *fam_nlead;             /* per family: entries (0: under 6 cells, not judged) */
+    int fam_checked;            /* families judged */
+    int fam_same;               /* of them, those whose leaders come in the sweep's order */
     /* why it is costly: the study's fits a point per report (borrowed) */
     const ns_study_fit *why;    /* dominant pass against its workload fact, or NULL */
     const char *why_pass;       /* the pass (borrowed) */

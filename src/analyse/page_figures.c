@@ -478,6 +478,54 @@ static void ns__study_cells(ns_page_model *m, ns_page_study *s) {
     }
 }
 
+/* The leaders of cells ord[0..n) (sorted by time) in nb bins of
+ * neighbours: the stage with the largest median share in each bin, in
+ * turn, repeats merged, into lead[]; returns how many. */
+static int ns__bin_leaders(const ns_page_study *s, size_t nst, const int *ord, int n, int nb,
+                           int *lead) {
+    double *v = ns_xcalloc((size_t)n + 1, sizeof *v);
+    int nl = 0;
+    for (int b = 0; b < nb; b++) {
+        int a = b * n / nb, z = (b + 1) * n / nb, best = -1;
+        double bv = 0;
+        for (size_t st = 0; st < nst; st++) {
+            int k = 0;
+            for (int i = a; i < z; i++) {
+                double sh = s->cells[ord[i]].row->shares[st];
+                if (isfinite(sh)) v[k++] = sh;
+            }
+            double med = ns__median_of(v, k);
+            if (isfinite(med) && (best < 0 || med > bv)) best = (int)st, bv = med;
+        }
+        if (best >= 0 && (!nl || lead[nl - 1] != best)) lead[nl++] = best;
+    }
+    free(v);
+    return nl;
+}
+
+/* Per family: its own leaders (bins of 4 of its cells, 3 to 8 bins, when
+ * it has 6 cells or more), and whether they come in the sweep's order
+ * (a subsequence of it: a family may skip a stage that never leads it). */
+static void ns__handoff_families(ns_page_study *s, size_t nst, const int *ord, int n) {
+    s->fam_lead = ns_xcalloc((size_t)(s->nfam + 1) * 8, sizeof *s->fam_lead);
+    s->fam_nlead = ns_xcalloc((size_t)s->nfam + 1, sizeof *s->fam_nlead);
+    int *sub = ns_xcalloc((size_t)n + 1, sizeof *sub);
+    for (int f = 0; f < s->nfam; f++) {
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (s->cells[ord[i]].family == f) sub[k++] = ord[i];
+        if (k < 6) continue;
+        int nb = k / 4 < 3 ? 3 : k / 4 > 8 ? 8 : k / 4;
+        int *l = &s->fam_lead[f * 8];
+        s->fam_nlead[f] = ns__bin_leaders(s, nst, sub, k, nb, l);
+        s->fam_checked++;
+        int j = 0; /* a subsequence of the sweep's leaders? */
+        for (int i = 0; i < s->nlead && j < s->fam_nlead[f]; i++) j += s->lead[i] == l[j];
+        s->fam_same += j == s->fam_nlead[f];
+    }
+    free(sub);
+}
+
 /* The hand-off: cells in order of time, in bins of neighbours; per bin
  * each stage's median share; the leaders in turn. */
 static void ns__handoff(ns_page_model *m, ns_page_study *s) {
@@ -531,6 +579,7 @@ static void ns__handoff(ns_page_model *m, ns_page_study *s) {
         s->lead_to[s->nlead++] = NAN;
     }
     free(v);
+    ns__handoff_families(s, nst, ord, n);
     free(ord);
 }
 
@@ -744,6 +793,8 @@ static void ns__study_figures_free(ns_page_study *s) {
     free(s->bin_share);
     free(s->lead);
     free(s->lead_to);
+    free(s->fam_lead);
+    free(s->fam_nlead);
     free(s->fp_model);
     free(s->fp_share);
     free(s->ps_time.pts);

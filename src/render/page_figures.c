@@ -594,6 +594,19 @@ static void ns__handoff(ns__figs *f) {
         if (i + 1 < s->nlead) ns_buf_printf(&cap, " (to \xe2\x89\x88 %s s)", ns_svg_num(a, s->lead_to[i], 3));
     }
     ns_buf_puts(&cap, ".");
+    if (s->fam_checked) {
+        ns_buf_printf(&cap, " Each family alone (its own bins): the same order in %d of %d "
+                            "famil%s (",
+                      s->fam_same, s->fam_checked, s->fam_checked == 1 ? "y" : "ies");
+        for (int fa = 0, first = 1; fa < s->nfam; fa++) {
+            if (!s->fam_nlead[fa]) continue;
+            ns_buf_printf(&cap, "%s%s: ", first ? "" : "; ", s->families[fa]);
+            for (int i = 0; i < s->fam_nlead[fa]; i++)
+                ns_buf_printf(&cap, "%s%s", i ? " \xe2\x86\x92 " : "", t->stages.keys[s->fam_lead[fa * 8 + i]]);
+            first = 0;
+        }
+        ns_buf_puts(&cap, "); a family may skip a stage that never leads it.");
+    }
     ns_page_figure(f->page, id, "figures", cap.data, svg.data);
     for (int i = 0; i < n; i++) free(names[i]);
     free(names);
