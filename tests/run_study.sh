@@ -267,8 +267,8 @@ study_page_absent() {
         grep -q "<figure id=\"$p" "$STUDY/one.html" && { echo "a $p figure"; return 1; }
     done
     grep -o 'Study figures left out: [^<]*' "$STUDY/one.html" >"$STUDY/one.note" || { echo "no note"; return 1; }
-    grep -q 'family fingerprint: the family fingerprint needs a window tag and models of two families or more' "$STUDY/one.note" &&
-    grep -q 'precision-size: precision against size needs .* three model sizes or more' "$STUDY/one.note" ||
+    grep -q 'family fingerprint: needs a window tag and models of two families or more' "$STUDY/one.note" &&
+    grep -q 'precision-size: needs .* three model sizes or more' "$STUDY/one.note" ||
         { cat "$STUDY/one.note"; return 1; }
 }
 

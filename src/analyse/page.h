@@ -235,7 +235,7 @@ typedef struct {
     int nmodels;                /* entries */
     const char **precs;         /* precision values, the baseline first (borrowed; array owned) */
     int nprecs;                 /* entries */
-    const char *absent[6];      /* why each study figure is left out (static), NULL: drawn;
+    const char *absent[6];      /* why each study figure is left out ("needs ...", static), NULL: drawn;
                                    regime, handoff, why-costly, fingerprint-family,
                                    precision-size, precision-scaling */
     /* the regime map: size order of the model rows */

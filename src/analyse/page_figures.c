@@ -540,7 +540,7 @@ static void ns__handoff(ns_page_model *m, ns_page_study *s) {
             ord[j - 1] = x;
         }
     if (n < 6 || !nst || !(s->cells[ord[n - 1]].time > s->cells[ord[0]].time)) {
-        s->absent[1] = "the hand-off needs 6 configurations or more with a compile time and stage shares";
+        s->absent[1] = "needs 6 configurations or more with a compile time and stage shares";
         free(ord);
         return;
     }
@@ -593,8 +593,8 @@ static void ns__why(ns_page_study *s) {
         s->why_fact = f->x + 5;
     }
     if (!s->why)
-        s->absent[2] = "why-costly needs a regime whose dominant pass has a workload fact in every "
-                       "report (FeasibleAllocation and the VPUIP task count)";
+        s->absent[2] = "needs a regime whose dominant pass has a workload fact in every report "
+                       "(FeasibleAllocation and the VPUIP task count)";
 }
 
 /* The fingerprint by family at the window most families share (ties: the
@@ -602,7 +602,7 @@ static void ns__why(ns_page_study *s) {
  * precision when there is one. */
 static void ns__fp_family(ns_page_model *m, ns_page_study *s) {
     if (!s->wk || s->nfam < 2 || !s->nmodels) {
-        s->absent[3] = "the family fingerprint needs a window tag and models of two families or more";
+        s->absent[3] = "needs a window tag and models of two families or more";
         return;
     }
     int nw;
@@ -664,8 +664,8 @@ static void ns__prec_size(ns_page_model *m, ns_page_study *s) {
                 break;
             }
     if (!s->pk || s->nprecs < 2 || sized < 3) {
-        s->absent[4] = "precision against size needs a precision tag with its baseline and three "
-                       "model sizes or more (size_b from the model names)";
+        s->absent[4] = "needs a precision tag with its baseline and three model sizes or more "
+                       "(size_b from the model names)";
         return;
     }
     double *v = ns_xcalloc((size_t)s->ncells + 1, sizeof *v);
@@ -723,8 +723,8 @@ static void ns__prec_scaling(ns_page_model *m, ns_page_study *s) {
     s->ms_stage = k == (size_t)-1 ? -1 : (int)k;
     int pow2;
     if (s->ms_stage < 0 || !s->wk || !s->pk || s->nprecs < 2 || !ns__numeric_with(m, s->wk, 2, &pow2)) {
-        s->absent[5] = "precision scaling needs a memory-scheduling stage (the vpux stage map), a "
-                       "numeric window tag and a precision tag";
+        s->absent[5] = "needs a memory-scheduling stage (the vpux stage map), a numeric window "
+                       "tag and a precision tag";
         return;
     }
     s->ms.npanels = s->nmodels ? s->nmodels : 1;
@@ -773,7 +773,7 @@ static void ns__study_figures(ns_page_model *m) {
         s->base = m->ratios.base;
     }
     ns__study_cells(m, s);
-    if (!m->regime.filled) s->absent[0] = "the regime map needs runs that kept a timing report";
+    if (!m->regime.filled) s->absent[0] = "needs runs that kept a timing report";
     ns__handoff(m, s);
     ns__why(s);
     ns__fp_family(m, s);
