@@ -235,7 +235,8 @@ study_page_multiples() {
 
 # the derived tags are tags for `table`: --by family groups the baseline
 # ratios by the 4 families (qwen2 holds 0.5b and 7b), --tag-columns size_b
-# shows and sorts by the size as a number (0.5 first, 7 last)
+# shows and sorts by the size as a number (0.5 first, 7 last); --where and
+# --a select by them (EXPECT_SIZE=8 fails)
 study_table_family() {
     study_made || return 1
     "$NPUSCOPE" table --by family --baseline precision=int8 --format json "$STUDY/runs" \
@@ -247,7 +248,11 @@ study_table_family() {
     [ ! -s "$STUDY/by-size.err" ] || { cat "$STUDY/by-size.err"; return 1; }
     jqt '[.rows[].tags.size_b] | .[0] == "0.5" and .[-1] == "7" and (unique | length) == 5' "$STUDY/by-size.json" || return 1
     "$NPUSCOPE" table --tag-columns family --format text "$STUDY/runs" 2>/dev/null | sed -n 2,3p | grep -q '^family *mode' &&
-    "$NPUSCOPE" table --tag-columns family --format text "$STUDY/runs" 2>/dev/null | sed -n 3p | grep -q '^llama3.2 '
+    "$NPUSCOPE" table --tag-columns family --format text "$STUDY/runs" 2>/dev/null | sed -n 3p | grep -q '^llama3.2 ' || return 1
+    # and select: --where size_b=7 is qwen2-7b's 4 windows, --a family=qwen2 its 24 configurations
+    "$NPUSCOPE" fit --x window --y total --where "size_b=${EXPECT_SIZE:-7},precision=int8" --format json \
+        "$STUDY/runs" 2>/dev/null | jqt '.fits | length == 1 and .[0].n == 4' || { echo "--where size_b"; return 1; }
+    "$NPUSCOPE" diff --a family=qwen2 --b family=phi3 "$STUDY/runs" 2>/dev/null | grep -q '^A .* family=qwen2  mode cold  24 runs$'
 }
 
 # one model of the study (12 configurations): one family and one size, so
@@ -279,7 +284,7 @@ check "study: fit --x size_b (a derived tag) --by precision" study_fit_size
 check "study: advise leads with the regime table (truth's cells and fixes, < 40 lines)" study_advise_text
 check "study: advise --format json has study.regimes (contract keys, truth's cells and fixes)" study_advise_json
 check "study: seed table window exponents 0.24 (1.5B) and 0.55 (7B)" study_seed
-check "study: table --by family and --tag-columns size_b: derived tags as tags" study_table_family
+check "study: table --by family, --tag-columns size_b, --where size_b=7, --a family=qwen2: derived tags as tags" study_table_family
 check "study page: the six study figures, on the page and in --svg-dir under their prefixes" study_page_figures
 check "study page: why-costly's caption interval holds the generator's exponent (420 reports)" study_page_why
 check "study page: precision-size caption: fp16 crossing and ratios, int4 <= 0.99x (truth)" study_page_precision
