@@ -164,9 +164,11 @@ typedef struct {
 } ns__line;
 
 /* The tag to split n series into panels by: the one that leaves at most
- * NS__MAX_SERIES series in each panel, in the fewest panels (ties: table
- * order); NULL when none does (a panel per series). */
-static const char *ns__split_key(const ns_table *t, const ns__line *v, int n, const char *axis) {
+ * NS__MAX_SERIES series in each panel and as many colours over all of
+ * them, in the fewest panels (ties: table order); NULL when none does (a
+ * panel per series). */
+static const char *ns__split_key(const ns_table *t, const ns__line *v, int n, const char *axis,
+                                 int with_mode) {
     const char *best = NULL;
     int best_panels = 0;
     const char **vals = ns_xcalloc((size_t)n + 1, sizeof *vals);
@@ -184,6 +186,20 @@ static const char *ns__split_key(const ns_table *t, const ns__line *v, int n, co
             if (++count[j] > most) most = count[j];
         }
         if (nv < 2 || most > NS__MAX_SERIES) continue;
+        /* the colours name what is left of a label, the same in every
+           panel: at most NS__MAX_SERIES of those over all the panels */
+        int nrest = 0;
+        char **rest = ns_xcalloc((size_t)n + 1, sizeof *rest);
+        for (int i = 0; i < n && nrest <= NS__MAX_SERIES; i++) {
+            char *r = ns_page_label_new(t, v[i].row, axis, key, with_mode, "");
+            int j = 0;
+            while (j < nrest && strcmp(rest[j], r)) j++;
+            if (j == nrest) rest[nrest++] = r;
+            else free(r);
+        }
+        for (int i = 0; i < nrest; i++) free(rest[i]);
+        free(rest);
+        if (nrest > NS__MAX_SERIES) continue;
         if (!best || nv < best_panels) best = key, best_panels = nv;
     }
     free(vals);
@@ -209,8 +225,8 @@ static void ns__lines_draw(ns__figs *f, const ns_svg_plot *tmpl, ns__line *v, in
         free(ss);
         return;
     }
-    const char *key = ns__split_key(t, v, n, axis);
     int with_mode = f->m->fig_mode == NULL;
+    const char *key = ns__split_key(t, v, n, axis, with_mode);
     const char **pv = ns_xcalloc((size_t)n + 1, sizeof *pv);  /* panel values */
     char **rest = ns_xcalloc((size_t)n + 1, sizeof *rest);     /* each series' label in its panel */
     const char **colours = ns_xcalloc((size_t)n + 1, sizeof *colours);
@@ -258,8 +274,8 @@ static void ns__lines_draw(ns__figs *f, const ns_svg_plot *tmpl, ns__line *v, in
     for (int i = 0; i < n; i++) fit_labels |= v[i].s.fitted;
     ns_svg_multi mp = {.id = tmpl->id, .title = tmpl->title, .panels = panels, .npanels = np,
                        .share_y = 1, .fit_labels = fit_labels,
-                       .legend = key && nc <= NS__MAX_SERIES ? colours : NULL,
-                       .legend_colors = lc, .nlegend = key && nc <= NS__MAX_SERIES ? nc : 0};
+                       .legend = colours, /* none when each panel is one series: its title names it */
+                       .legend_colors = lc, .nlegend = key ? nc : 0};
     ns_svg_multi_draw(svg, &mp);
     if (key)
         ns_buf_printf(note, " All %d series are drawn, as %d panels, one per value of %s (more "

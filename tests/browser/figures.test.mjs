@@ -184,6 +184,29 @@ test('the study: its six figures, and 15 series as small multiples', async () =>
   await page.close();
 });
 
+// 8 models x 8 precisions against window: 64 series that no one tag splits
+// into panels of 7 colours -- one panel per series, every point drawn.
+test('64 series no tag splits: one panel each, none cut', async () => {
+  const dir = path.join(out, 'wide-sweep');
+  const models = {};
+  for (let i = 1; i <= 8; i++) models['m' + i] = i;
+  makeSweep(dir, { models, windows: [128, 1024, 8192], precisions: ['int8', 'int4', 'fp16', 'bf16', 'fp8', 'int2', 'nf4', 'fp32'], repeats: 1 });
+  const file = report('wide-sweep', [dir]);
+  const { page, seen } = await open(browser, file);
+  const w = await page.evaluate(() => {
+    const fig = document.querySelector('#scaling-window');
+    return { panels: fig.querySelectorAll('g.panel').length, pts: fig.querySelectorAll('circle.pt').length,
+      legend: fig.querySelectorAll('.legend-item').length, caption: fig.querySelector('figcaption').textContent };
+  });
+  assert.equal(w.panels, 64);
+  assert.equal(w.pts, 64 * 3);
+  assert.equal(w.legend, 0, 'each panel names its series');
+  assert.match(w.caption, /All 64 series are drawn, one panel each/);
+  assert.deepEqual(seen.errors, []);
+  assert.deepEqual(seen.console, []);
+  await page.close();
+});
+
 test('same input, same bytes', () => {
   const again = report('real-sweep-again', ['--a', 'precision=int8', '--b', 'precision=fp16', path.join(out, 'real-sweep')]);
   const a = fs.readFileSync(real, 'utf8').replace(/npuscope report -q -o \S+ --svg-dir \S+/, '');
