@@ -166,7 +166,7 @@ present "e2e clang-22 -ftime-trace/-ftime-report" clang-22 &&
 # never a crash, a hang or unbounded memory (tests/bad/README.md).
 # shellcheck source=tests/run_bad.sh
 . tests/run_bad.sh
-# the constructed study: regimes, the per-report fit, size_b (tests/run_study.sh)
+# the constructed study: regimes, the per-report fit, size_b, the page figures (tests/run_study.sh)
 # shellcheck source=tests/run_study.sh
 . tests/run_study.sh
 # the vpux stage map against the compiler's own pass order (tests/stagemap)

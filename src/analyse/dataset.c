@@ -352,8 +352,9 @@ int ns_select_parse(ns_kvlist *sel, const char *spec) {
 
 int ns_select_match(const ns_run *r, const ns_kvlist *sel) {
     if (!sel) return 1;
-    for (int i = 0; i < sel->n; i++) {
-        const char *v = ns_kv_get(&r->tags, sel->items[i].key);
+    char buf[256];
+    for (int i = 0; i < sel->n; i++) { /* derived tags select too: --where family=qwen2 */
+        const char *v = ns_run_tag(r, sel->items[i].key, buf, sizeof buf);
         if (!v || strcmp(v, sel->items[i].value) != 0) return 0;
     }
     return 1;

@@ -137,7 +137,8 @@ void ns_runset_free(ns_runset *s);
 /* Counted: ok, not a warmup, not a primer (the rule of `table`). */
 int ns_run_counted(const ns_run *r);
 
-/* Tag selections "K=V[,K=V]": a run matches when it has every pair. */
+/* Tag selections "K=V[,K=V]": a run matches when it has every pair; a
+ * derived tag (ns_run_tag: size_b, params, family) counts as one it has. */
 int ns_select_parse(ns_kvlist *sel, const char *spec); /* -1: malformed */
 int ns_select_match(const ns_run *r, const ns_kvlist *sel);
 

@@ -24,6 +24,7 @@
 void ns_table_init(ns_table *t) {
     memset(t, 0, sizeof *t);
     ns_strmap_init(&t->stages);
+    ns_strmap_init(&t->derived);
 }
 
 void ns_table_free(ns_table *t) {
@@ -35,13 +36,37 @@ void ns_table_free(ns_table *t) {
     free(t->rows);
     free(t->keys);
     free(t->metrics);
+    ns_strmap_free(&t->derived);
     ns_strmap_free(&t->stages);
     free(t->run_share);
     memset(t, 0, sizeof *t);
 }
 
 const char *ns_table_tag(const ns_table_row *r, const char *key) {
-    return ns_config_tag(&r->cfg, key);
+    const char *v = ns_config_tag(&r->cfg, key);
+    if (v) return v;
+    if (!strcmp(key, "family")) return r->family;
+    if (!strcmp(key, "size_b") || !strcmp(key, "params")) return r->size_b;
+    return NULL;
+}
+
+/* ====== Derived tags ====== */
+
+/* Each row's family and size_b, read off its first run's model tag
+ * (dataset.h, ns_run_tag); the strings live in t->derived. */
+static void ns__derived(ns_table *t) {
+    for (int i = 0; i < t->nrows; i++) {
+        ns_table_row *r = &t->rows[i];
+        if (!r->cfg.nruns) continue;
+        const ns_run *run = &t->runs[r->cfg.runs[0]];
+        char buf[256];
+        int added;
+        size_t at; /* interned first: the keys array may move */
+        const char *v = ns_run_tag(run, "family", buf, sizeof buf);
+        if (v) at = ns_strmap_intern(&t->derived, v, &added), r->family = t->derived.keys[at];
+        v = ns_run_tag(run, "size_b", buf, sizeof buf);
+        if (v) at = ns_strmap_intern(&t->derived, v, &added), r->size_b = t->derived.keys[at];
+    }
 }
 
 int ns_table_any_regime(const ns_table *t) {
@@ -228,17 +253,23 @@ typedef struct {
     const char *const *keys; /* the table's keys, in order */
     int nkeys;               /* entries in keys */
     int row;                 /* the row's index before sorting */
+    const ns_table_row *row_p; /* the row: its derived tags */
 } ns__order;
 
 static int ns__cmp_order(const void *pa, const void *pb) {
     const ns__order *a = pa, *b = pb;
-    return ns_config_cmp(a->cfg, b->cfg, a->keys, a->nkeys);
+    /* derived tags (a key the configurations do not have) sort too */
+    for (int k = 0; k < a->nkeys; k++) {
+        int c = ns_text_cmp(ns_table_tag(a->row_p, a->keys[k]), ns_table_tag(b->row_p, a->keys[k]));
+        if (c) return c;
+    }
+    return ns_config_cmp(a->cfg, b->cfg, a->keys, 0);
 }
 
 /* Tag by tag in key order, numbers as numbers; then by mode. */
 static void ns__sort(ns_table *t) {
     ns__order *o = ns_xcalloc((size_t)t->nrows + 1, sizeof *o);
-    for (int i = 0; i < t->nrows; i++) o[i] = (ns__order){&t->rows[i].cfg, t->keys, t->nkeys, i};
+    for (int i = 0; i < t->nrows; i++) o[i] = (ns__order){&t->rows[i].cfg, t->keys, t->nkeys, i, &t->rows[i]};
     if (t->nrows) qsort(o, (size_t)t->nrows, sizeof *o, ns__cmp_order);
     ns_table_row *sorted = ns_xcalloc((size_t)t->nrows + 1, sizeof *sorted);
     for (int i = 0; i < t->nrows; i++) sorted[i] = t->rows[o[i].row];
@@ -294,6 +325,7 @@ void ns_table_build(ns_table *t, const ns_run *runs, int nruns, const ns_table_o
         ns__stage_shares(t, o->stages);
     }
     for (int i = 0; i < t->nrows; i++) ns__summarize(t, &t->rows[i]);
+    ns__derived(t);
     ns__sort(t);
     ns__cache_ratios(t);
     ns__baseline(t);

@@ -79,6 +79,8 @@ typedef struct {
     int median_run;        /* the counted run whose wall time is the median (the lower
                               middle for an even count; ties by reading order), an index
                               into the runs; -1 without counted runs */
+    const char *family;    /* derived tag family, from the model tag (in ns_table.derived), or NULL */
+    const char *size_b;    /* derived tag size_b (also params), or NULL */
 } ns_table_row;
 
 /* ====== The table ====== */
@@ -104,6 +106,7 @@ typedef struct {
                               NaN when unknown or not counted (owned; NULL unless staged) */
     const char *base_key;  /* the baseline tag (borrowed from the options), or NULL */
     const char *base_value; /* its baseline value */
+    ns_strmap derived;     /* the rows' derived tag values, interned (owned) */
 } ns_table;
 
 /* An empty table, ready for the caller's keys and stage names. */
@@ -112,7 +115,10 @@ void ns_table_init(ns_table *t);
 void ns_table_build(ns_table *t, const ns_run *runs, int nruns, const ns_table_opts *o);
 void ns_table_free(ns_table *t);
 
-/* The value of tag `key` in row r, or NULL. */
+/* The value of tag `key` in row r, or NULL.  The derived tags family and
+ * size_b (params) of dataset.h answer when the runs have no such tag of
+ * their own, so they work wherever a tag does: --by family, --tag-columns
+ * size_b, the figures. */
 const char *ns_table_tag(const ns_table_row *r, const char *key);
 /* Has any row a regime (did any counted run keep a timing report)? */
 int ns_table_any_regime(const ns_table *t);

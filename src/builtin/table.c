@@ -39,8 +39,9 @@ static int ns__tag_columns(ns_table *t, char *list) {
 
 /* Does any run have the tag key? */
 static int ns__tag_seen(const ns_run *runs, int nruns, const char *key) {
+    char buf[256];
     for (int i = 0; i < nruns; i++)
-        if (ns_kv_get(&runs[i].tags, key)) return 1;
+        if (ns_run_tag(&runs[i], key, buf, sizeof buf)) return 1; /* derived ones too */
     return 0;
 }
 

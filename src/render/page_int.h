@@ -12,7 +12,8 @@
  *                    answered, with its numbers, in page order
  *   page_figures.c   the figures: stage colours, the heaviest passes, the
  *                    scaling plots, the regime map, the fingerprints, the
- *                    ratios; each with its caption, drawn by render/svg.c
+ *                    ratios, the study's figures, small multiples; each
+ *                    with its caption, drawn by render/svg.c
  *
  * Calls go one way, page.c -> page_findings.c and page.c ->
  * page_figures.c, never back (tools/layers.sh refuses a loop between files
