@@ -68,6 +68,7 @@ void ns_run_free(ns_run *r) {
     for (int i = 0; i < r->nreports; i++)
         if (r->reports[i]) ns_report_free(r->reports[i]);
     free(r->reports);
+    free(r->host);
     memset(r, 0, sizeof *r);
 }
 
