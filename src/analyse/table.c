@@ -37,6 +37,8 @@ void ns_table_free(ns_table *t) {
     free(t->metrics);
     ns_strmap_free(&t->stages);
     free(t->run_share);
+    free(t->kept);
+    free(t->kept_total);
     memset(t, 0, sizeof *t);
 }
 
@@ -76,48 +78,76 @@ static void ns__metric_names(ns_table *t) {
 
 /* ====== Stage shares ====== */
 
-/* The stage names of every report's map, then each counted run's share of
- * each stage: its reports' stage self times over their summed totals. */
-static void ns__stage_shares(ns_table *t, ns_stage_sel *sel) {
-    int added;
-    for (int i = 0; i < t->nruns; i++)
-        for (int k = 0; k < t->runs[i].nreports; k++) {
-            const ns_stage_map *m = ns_stage_sel_pick(sel, t->runs[i].reports[k]);
-            for (int s = 0; m && s < ns_stage_count(m); s++)
-                ns_strmap_intern(&t->stages, ns_stage_name(m, s), &added);
-        }
+/* Keep run r's stage sums (its index is the next one, t->kept_runs): the
+ * stage names of its reports' maps are interned (every run's, counted or
+ * not: the columns are the same whichever runs count), and a counted run's
+ * self time per stage and its summed totals are kept, so the reports are
+ * not needed again. */
+void ns_table_keep_stages(ns_table *t, const ns_run *r, ns_stage_sel *sel) {
+    int added, run = t->kept_runs++;
+    for (int k = 0; k < r->nreports; k++) {
+        const ns_stage_map *m = ns_stage_sel_pick(sel, r->reports[k]);
+        for (int s = 0; m && s < ns_stage_count(m); s++)
+            ns_strmap_intern(&t->stages, ns_stage_name(m, s), &added);
+    }
+    if ((size_t)run >= t->kept_cap) {
+        t->kept_cap = t->kept_cap ? 2 * t->kept_cap : 64;
+        t->kept_total = ns_xrealloc(t->kept_total, sizeof *t->kept_total * t->kept_cap);
+    }
+    t->kept_total[run] = 0;
+    if (!ns_run_counted(r)) return;
     size_t nst = t->stages.count;
-    t->run_share = ns_xcalloc((size_t)t->nruns * nst + 1, sizeof *t->run_share);
     double *sum = ns_xcalloc(nst + 1, sizeof *sum);
     char *known = ns_xcalloc(nst + 1, 1); /* the stage is in a map of the run's reports */
-    for (int i = 0; i < t->nruns; i++) {
-        const ns_run *r = &t->runs[i];
-        double total = 0;
-        for (size_t s = 0; s < nst; s++) sum[s] = 0, known[s] = 0;
-        for (int k = 0; ns_run_counted(r) && k < r->nreports; k++) {
-            const ns_stage_map *m = ns_stage_sel_pick(sel, r->reports[k]);
-            if (!m) continue;
-            long n;
-            ns_stage_of *of = ns_stage_assign_new(m, r->reports[k], &n);
-            double *self = ns_xcalloc((size_t)ns_stage_count(m) + 1, sizeof *self);
-            ns_stage_sums ss = {self, 0, 0};
-            ns_stage_sum(m, r->reports[k], of, &ss);
-            if (isfinite(ss.total)) {
-                total += ss.total;
-                for (int s = 0; s < ns_stage_count(m); s++) {
-                    size_t slot = ns_strmap_find(&t->stages, ns_stage_name(m, s));
-                    sum[slot] += self[s];
-                    known[slot] = 1;
-                }
+    double total = 0;
+    for (int k = 0; k < r->nreports; k++) {
+        const ns_stage_map *m = ns_stage_sel_pick(sel, r->reports[k]);
+        if (!m) continue;
+        long n;
+        ns_stage_of *of = ns_stage_assign_new(m, r->reports[k], &n);
+        double *self = ns_xcalloc((size_t)ns_stage_count(m) + 1, sizeof *self);
+        ns_stage_sums ss = {self, 0, 0};
+        ns_stage_sum(m, r->reports[k], of, &ss);
+        if (isfinite(ss.total)) {
+            total += ss.total;
+            for (int s = 0; s < ns_stage_count(m); s++) {
+                size_t slot = ns_strmap_find(&t->stages, ns_stage_name(m, s));
+                sum[slot] += self[s];
+                known[slot] = 1;
             }
-            free(self);
-            free(of);
         }
-        for (size_t s = 0; s < nst; s++)
-            t->run_share[(size_t)i * nst + s] = total > 0 && known[s] ? sum[s] / total : NAN;
+        free(self);
+        free(of);
+    }
+    t->kept_total[run] = total;
+    for (size_t s = 0; s < nst; s++) {
+        if (!known[s]) continue;
+        if (t->nkept == t->kept_sums_cap) {
+            t->kept_sums_cap = t->kept_sums_cap ? 2 * t->kept_sums_cap : 256;
+            t->kept = ns_xrealloc(t->kept, sizeof *t->kept * t->kept_sums_cap);
+        }
+        t->kept[t->nkept++] = (ns_table_kept){run, (int)s, sum[s]};
     }
     free(sum);
     free(known);
+}
+
+/* Each counted run's share of each stage: its reports' stage self times
+ * over their summed totals (NaN: unknown, or not counted).  From the sums
+ * kept run by run; runs whose sums the caller did not keep are kept here
+ * first, from their reports. */
+static void ns__stage_shares(ns_table *t, ns_stage_sel *sel) {
+    for (int i = t->kept_runs; i < t->nruns; i++) ns_table_keep_stages(t, &t->runs[i], sel);
+    size_t nst = t->stages.count;
+    size_t cells = (size_t)t->nruns * nst;
+    t->run_share = ns_xcalloc(cells + 1, sizeof *t->run_share);
+    for (size_t c = 0; c < cells; c++) t->run_share[c] = NAN;
+    for (size_t k = 0; k < t->nkept; k++) {
+        const ns_table_kept *e = &t->kept[k];
+        double total = t->kept_total[e->run];
+        if (e->run < t->nruns && total > 0)
+            t->run_share[(size_t)e->run * nst + (size_t)e->slot] = e->sum / total;
+    }
 }
 
 int ns_table_median_shares(const ns_table *t, const int *runs, int nruns, double *share,

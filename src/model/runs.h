@@ -87,6 +87,10 @@ typedef struct {
 
 int ns_run_ok(const ns_run *r);
 void ns_run_free(ns_run *r);
+/* Free r's reports only (reports NULL, nreports 0): a command that keeps
+ * the runs but needs only summaries of their trees drops each run's trees
+ * once it has what it needs (parse/run_read.h, ns_run_folder_each). */
+void ns_run_free_reports(ns_run *r);
 
 /* ====== Metrics of a run ====== */
 /* Set metric `name` of r to value (adding it; count 1). */

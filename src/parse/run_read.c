@@ -433,22 +433,21 @@ static int ns__cmp_str(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Load path as run `id` and append it; 1 if it was read, 0 if skipped
+/* Load path as run `id` and hand it to fn; 1 if it was read, 0 if skipped
  * (and a warning says why). */
-static int ns__append(const char *path, const char *id, ns_run **runs, int *nruns,
-                      const ns_diag *d) {
+static int ns__hand(const char *path, const char *id, ns_run_fn fn, void *ctx,
+                    const ns_diag *d) {
     ns_run r;
     ns_why why = {"", 0};
     if (ns_run_load(path, id, &r, d, &why) < 0) {
         ns_diag_why(d, NS_DIAG_WARNING, path, &why, "; run skipped");
         return 0;
     }
-    *runs = ns_xrealloc(*runs, sizeof **runs * (size_t)(*nruns + 1));
-    (*runs)[(*nruns)++] = r;
+    fn(&r, ctx);
     return 1;
 }
 
-int ns_run_folder_read(const char *dir, ns_run **runs, int *nruns, const ns_diag *diag) {
+int ns_run_folder_each(const char *dir, ns_run_fn fn, void *ctx, const ns_diag *diag) {
     int added = -1;
     char *path = NULL, *id = NULL;
     char **names = NULL;
@@ -473,7 +472,7 @@ int ns_run_folder_read(const char *dir, ns_run **runs, int *nruns, const ns_diag
         size_t start = len;
         while (start > 0 && dir[start - 1] != '/') start--;
         id = ns_strndup(dir + start, len - start);
-        added = single > 0 ? ns__append(path, id, runs, nruns, diag) : 0;
+        added = single > 0 ? ns__hand(path, id, fn, ctx, diag) : 0;
         goto out;
     }
     if (!(d = opendir(dir))) {
@@ -500,7 +499,7 @@ int ns_run_folder_read(const char *dir, ns_run **runs, int *nruns, const ns_diag
     for (size_t i = 0; i < nnames; i++) {
         free(path);
         path = ns__join_new(dir, names[i], "run.json");
-        if (ns__is_file(path, diag) > 0) added += ns__append(path, names[i], runs, nruns, diag);
+        if (ns__is_file(path, diag) > 0) added += ns__hand(path, names[i], fn, ctx, diag);
     }
 out:
     if (d) closedir(d);
@@ -509,4 +508,26 @@ out:
     free(path);
     free(id);
     return added;
+}
+
+/* ====== Into an array ====== */
+
+typedef struct {
+    ns_run **runs; /* the caller's array */
+    int *nruns;    /* its entries */
+} ns__array;
+
+static void ns__append(ns_run *r, void *ctx) {
+    ns__array *a = ctx;
+    /* capacity is the next power of two: 100,000 runs are 17 copies of the
+     * array, not 100,000 */
+    int n = *a->nruns;
+    if (n == 0 || (n & (n - 1)) == 0)
+        *a->runs = ns_xrealloc(*a->runs, sizeof **a->runs * (size_t)(n ? 2 * n : 1));
+    (*a->runs)[(*a->nruns)++] = *r;
+}
+
+int ns_run_folder_read(const char *dir, ns_run **runs, int *nruns, const ns_diag *d) {
+    ns__array a = {runs, nruns};
+    return ns_run_folder_each(dir, ns__append, &a, d);
 }
