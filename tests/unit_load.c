@@ -1,12 +1,17 @@
 /* unit_load.c -- unit tests of the run-folder load path: the decimals a tree
  * JSON value comes back with (parse/tree_read.c recovers them by
  * arithmetic, not by printing: checked here against the printf + strtod
- * trial it replaced, on every kind of value a report holds).
+ * trial it replaced, on every kind of value a report holds), and a table
+ * built from runs read one at a time, their trees freed after
+ * ns_table_keep_stages, against the same table built with every tree in
+ * memory (analyse/table.h).
  *
  * Prints one line per failure and ends with "unit_load: N passed, N failed". */
 #include "check.h"
 
+#include "analyse/table.h"
 #include "model/report.h"
+#include "parse/run_read.h"
 #include "parse/tree_read.h"
 
 #include <jansson.h>
@@ -95,7 +100,77 @@ static void test_decimals(void) {
     CHECK(mismatch == 0);
 }
 
+/* ====== Tables from runs read one at a time ====== */
+
+typedef struct {
+    ns_run *runs;       /* kept runs, trees freed */
+    int n;              /* entries */
+    ns_table *t;        /* keeps the stage sums */
+    ns_stage_sel *sel;  /* the stage selection */
+} kept_runs;
+
+static void take(ns_run *r, void *ctx) {
+    kept_runs *k = ctx;
+    k->runs = realloc(k->runs, sizeof *k->runs * (size_t)(k->n + 1));
+    k->runs[k->n] = *r;
+    ns_table_keep_stages(k->t, &k->runs[k->n], k->sel);
+    ns_run_free_reports(&k->runs[k->n]);
+    k->n++;
+}
+
+static int same_double(double a, double b) { return (isnan(a) && isnan(b)) || a == b; }
+
+static void test_streamed_table(const char *spec) {
+    ns_diag quiet = {NULL, NULL};
+    ns_run *all = NULL;
+    int nall = 0;
+    ns_stage_sel sel_a, sel_b;
+    CHECK(ns_stage_sel_init(&sel_a, spec) == 0 && ns_stage_sel_init(&sel_b, spec) == 0);
+    /* two folders, so runs of both maps (vpux and mlir) and of none */
+    CHECK(ns_run_folder_read("tests/data/stages/runs", &all, &nall, &quiet) > 0);
+    CHECK(ns_run_folder_read("tests/runs", &all, &nall, &quiet) > 0);
+    int with_reports = 0;
+    for (int i = 0; i < nall; i++) with_reports += all[i].nreports > 0;
+    CHECK(with_reports >= 6);
+    ns_table a, b;
+    ns_table_init(&a);
+    ns_table_init(&b);
+    ns_table_opts oa = {&sel_a, NULL, NULL}, ob = {&sel_b, NULL, NULL};
+    ns_table_build(&a, all, nall, &oa);
+    kept_runs k = {NULL, 0, &b, &sel_b};
+    CHECK(ns_run_folder_each("tests/data/stages/runs", take, &k, &quiet) > 0);
+    CHECK(ns_run_folder_each("tests/runs", take, &k, &quiet) > 0);
+    for (int i = 0; i < k.n; i++) CHECK(k.runs[i].nreports == 0 && k.runs[i].reports == NULL);
+    ns_table_build(&b, k.runs, k.n, &ob);
+    CHECK(a.nruns == b.nruns && a.nrows == b.nrows && a.stages.count == b.stages.count);
+    int same = a.nruns == b.nruns && a.stages.count == b.stages.count;
+    for (size_t s = 0; same && s < a.stages.count; s++)
+        same = strcmp(a.stages.keys[s], b.stages.keys[s]) == 0;
+    for (size_t c = 0; same && c < (size_t)a.nruns * a.stages.count; c++)
+        same = same_double(a.run_share[c], b.run_share[c]);
+    int shares = 0; /* the comparison compares something */
+    for (size_t c = 0; c < (size_t)a.nruns * a.stages.count; c++) shares += isfinite(a.run_share[c]);
+    for (int r = 0; same && r < a.nrows; r++) {
+        same = a.rows[r].regime == b.rows[r].regime && same_double(a.rows[r].median, b.rows[r].median);
+        for (size_t s = 0; same && s < a.stages.count; s++)
+            same = same_double(a.rows[r].shares[s], b.rows[r].shares[s]);
+    }
+    CHECK(same);
+    CHECK(shares > 0);
+    CHECK(ns_table_any_regime(&b));
+    ns_table_free(&a);
+    ns_table_free(&b);
+    for (int i = 0; i < nall; i++) ns_run_free(&all[i]);
+    for (int i = 0; i < k.n; i++) ns_run_free(&k.runs[i]);
+    free(all);
+    free(k.runs);
+    ns_stage_sel_free(&sel_a);
+    ns_stage_sel_free(&sel_b);
+}
+
 int main(void) {
     test_decimals();
+    test_streamed_table(NULL);     /* the map chosen per report */
+    test_streamed_table("vpux");   /* one map for every report */
     return check_summary("unit_load");
 }

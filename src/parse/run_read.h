@@ -18,10 +18,16 @@
  * the other runs are read.  Missing optional fields take defaults (no tags,
  * mode "none", user/sys/RSS unknown = NaN); missing "wall_s" or
  * "exit_code" is an error of the run, because without them a run cannot be
- * counted or judged.  "ok" is not read: ns_run_ok recomputes it from the
- * fields it is made of.  "reports" are read back into ns_report trees (a
- * malformed one is a warning and is left out); "host", "signal_name" and the
- * other informational members are ignored.
+ * counted or judged; so is a "version" other than 1 (a later format may
+ * mean other things by the same names).  "ok" is not trusted: ns_run_ok
+ * recomputes it from the fields it is made of; one that is not true/false
+ * skips the run, one that contradicts them is a warning.  "reports" (an
+ * array or null) are read back into ns_report trees (a malformed one is a
+ * warning and is left out); "host" becomes one line, ns_run.host;
+ * "signal_name" and the other informational members are ignored.
+ *
+ * Every step is linear in the file: a warning's line is looked up once per
+ * member, not once per entry of it (100,000 broken reports).
  */
 #ifndef NPUSCOPE_RUN_READ_H
 #define NPUSCOPE_RUN_READ_H
