@@ -78,14 +78,14 @@ trap 'exit 130' INT TERM
 # wall clock also measures the neighbours (a run waiting for a core), CPU
 # time only the command.  A non-zero exit fails the bench.
 measure() {
-    local i t0 t1 d rc w= c= m= line
+    local i t0 t1 d rc w='' c='' m='' line
     for ((i = 0; i < BENCH_RUNS; i++)); do
         if [ -x "$TIME_BIN" ]; then
             stamp t0; "$TIME_BIN" -f '%U %S %M' -o "$W/time" "$@" >"$W/out" 2>"$W/err"; rc=$?; stamp t1
         else
             stamp t0; "$@" >"$W/out" 2>"$W/err"; rc=$?; stamp t1
         fi
-        if [ "$rc" != 0 ]; then fail "'$*' exited with $rc: $(head -c 300 "$W/err")"; WALL= CPU= RSS=; return 1; fi
+        if [ "$rc" != 0 ]; then fail "'$*' exited with $rc: $(head -c 300 "$W/err")"; WALL='' CPU='' RSS=''; return 1; fi
         d=$((t1 - t0))
         if [ -z "$w" ] || [ "$d" -lt "$w" ]; then w=$d; fi
         if [ -x "$TIME_BIN" ]; then
@@ -111,6 +111,7 @@ for n in $BENCH_LOAD_N; do
     bytes[$n]=$(cat "$d"/*/run.json | wc -c | tr -d ' ')
     echo "runs    : $n folders, $(calc "%.1f" "${bytes[$n]} / 1e6") MB of run.json (written in $(calc "%.1f" "($t1 - $t0) / 1e9") s)"
     cat "$d"/*/run.json >/dev/null # warm the page cache
+    # shellcheck disable=SC2016  # $1 is the inner shell's
     measure sh -c 'cat "$1"/*/run.json' sh "$d" && cat_s[$n]=$WALL # (cat: wall is the point)
     if measure "$W/load_baseline" "$d"; then
         base_s[$n]=$(basis) base_w[$n]=$WALL
