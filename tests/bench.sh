@@ -598,4 +598,6 @@ if [ -n "$cap_got" ]; then
 fi
 echo "(MB = 10^6 bytes; RSS in MiB = 2^20 bytes; timings are informative, never asserted)"
 
+NPUSCOPE=$NPUSCOPE BENCH_RUNS=$BENCH_RUNS bash tests/bench/load.sh || FAILED=1 # run folders: table/report vs a jansson load
+
 exit "$FAILED"

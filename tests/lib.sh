@@ -311,6 +311,9 @@ bad_case() {
             INPUT) args[a]=$input ;;
             INPUT_TEXT) args[a]=$(cat "$input") ;;
             OUTDIR) args[a]=$TMP/bad-out-$name; rm -rf "${args[a]}" ;;
+            RUNDIR) # a folder of one run folder, NAME, whose run.json is the input
+                args[a]=$TMP/bad-runs-$name; rm -rf "${args[a]}"
+                mkdir -p "${args[a]}/$name" && cp "$input" "${args[a]}/$name/run.json" || return 1 ;;
         esac
     done
     bad_run "$TMP/bad.out" "$TMP/bad.err" "$input" "${args[@]}"; rc=$?

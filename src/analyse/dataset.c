@@ -320,6 +320,10 @@ int ns_runs_read(const char *dir, ns_run **runs, int *nruns) {
     return ns_run_folder_read(dir, runs, nruns, &ns_diag_stderr);
 }
 
+int ns_runs_each(const char *dir, ns_run_fn fn, void *ctx) {
+    return ns_run_folder_each(dir, fn, ctx, &ns_diag_stderr);
+}
+
 int ns_runset_read(ns_runset *s, const char *dir) {
     return ns_runs_read(dir, &s->runs, &s->nruns);
 }

@@ -46,6 +46,7 @@
 #define NPUSCOPE_DATASET_H
 
 #include "model/runs.h"
+#include "parse/run_read.h"
 #include "model/stages.h"
 #include "base/strmap.h"
 
@@ -132,6 +133,8 @@ typedef struct {
 int ns_runset_read(ns_runset *s, const char *dir);
 /* The same into a bare array (ns_run_folder_read's, printing). */
 int ns_runs_read(const char *dir, ns_run **runs, int *nruns);
+/* Run by run (ns_run_folder_each's, printing): fn owns each run. */
+int ns_runs_each(const char *dir, ns_run_fn fn, void *ctx);
 void ns_runset_free(ns_runset *s);
 
 /* Counted: ok, not a warmup, not a primer (the rule of `table`). */

@@ -45,6 +45,33 @@ static int ns__tag_seen(const ns_run *runs, int nruns, const char *key) {
     return 0;
 }
 
+/* ====== Reading run by run ======
+ * The table needs of a run's trees only its stage sums (--stages) and its
+ * sub-model totals (--submodels): each run is reduced to those as it is
+ * read and its trees are freed, so memory grows with the runs' records
+ * (about 1 KiB each), not with their trees (tens of KiB). */
+typedef struct {
+    ns_run **runs;      /* the runs kept, trees freed */
+    int *nruns;         /* entries in runs */
+    int cap;            /* allocated entries */
+    ns_table *t;        /* keeps the stage sums */
+    ns_stage_sel *sel;  /* the stage selection, NULL without --stages */
+    int submodels;      /* --submodels */
+} ns__tab_reader;
+
+static void ns__tab_take(ns_run *r, void *ctx) {
+    ns__tab_reader *rd = ctx;
+    if (*rd->nruns == rd->cap) {
+        rd->cap = rd->cap ? 2 * rd->cap : 64;
+        *rd->runs = ns_xrealloc(*rd->runs, sizeof **rd->runs * (size_t)rd->cap);
+    }
+    ns_run *kept = &(*rd->runs)[(*rd->nruns)++];
+    *kept = *r;
+    if (rd->submodels) ns_table_submodel_metrics(kept, 1);
+    if (rd->sel) ns_table_keep_stages(rd->t, kept, rd->sel);
+    ns_run_free_reports(kept);
+}
+
 /* What the option handlers fill in. */
 typedef struct {
     ns_table *t;        /* the table (its tag columns) */
@@ -126,23 +153,23 @@ int ns_cmd_table(int argc, char **argv) {
     }
     ns_diag_quiet(quiet);
     int listed = t.nkeys; /* keys named by --tag-columns */
+    if (stages) {
+        if (ns_stage_sel_init(&sel, stage_spec) < 0) {
+            rc = NS_EXIT_USAGE;
+            goto out;
+        }
+        o.stages = &sel;
+        int added; /* a map named on the command line has its columns even without reports */
+        for (int s = 0; sel.fixed && s < ns_stage_count(sel.fixed); s++)
+            ns_strmap_intern(&t.stages, ns_stage_name(sel.fixed, s), &added);
+    }
+    ns__tab_reader rd = {&runs, &nruns, 0, &t, o.stages, submodels};
     for (int i = 0; i < ndirs; i++)
-        if (ns_runs_read(dirs[i], &runs, &nruns) < 0) unreadable = 1;
+        if (ns_runs_each(dirs[i], ns__tab_take, &rd) < 0) unreadable = 1;
     if (nruns > 0) {
         for (int k = 0; k < listed; k++)
             if (!ns__tag_seen(runs, nruns, t.keys[k]))
                 ns_warn_at(NULL, 0, "--tag-columns: no run has the tag '%s'", t.keys[k]);
-        if (submodels) ns_table_submodel_metrics(runs, nruns);
-        if (stages) {
-            if (ns_stage_sel_init(&sel, stage_spec) < 0) {
-                rc = NS_EXIT_USAGE;
-                goto out;
-            }
-            o.stages = &sel;
-            int added; /* a map named on the command line has its columns even without reports */
-            for (int s = 0; sel.fixed && s < ns_stage_count(sel.fixed); s++)
-                ns_strmap_intern(&t.stages, ns_stage_name(sel.fixed, s), &added);
-        }
         ns_table_build(&t, runs, nruns, &o);
         if (stages && !ns_table_any_regime(&t))
             ns_warn_at(NULL, 0, "--stages: no counted run kept a timing report, so there are "
