@@ -10,12 +10,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fixtures, launch, open, pageData, report, screenshot } from './lib.mjs';
+import { decode } from './data.mjs';
 
 let browser, file, data;
 
 before(async () => {
   file = report('npuw', ['--npuw', path.join(fixtures, 'constructed-npuw-7.log')]);
-  data = pageData(file);
+  data = decode(pageData(file));
   browser = await launch();
 });
 after(async () => { await browser.close(); });
@@ -40,7 +41,7 @@ async function rows(page) {
 
 // The JSON node of report ri reached by a path of child names.
 function node(ri, names) {
-  let n = data.reports[ri].tree.root;
+  let n = data.reports[ri].root;
   for (const want of names) n = n.children.find((c) => c.name === want);
   return n;
 }
@@ -70,7 +71,7 @@ test('a click shows the children, with share bars of the sub-model total', async
   assert.equal(after[at].expanded, 'true');
   const want = node(0, ['Compile network']).children;
   const got = after.slice(at + 1, at + 1 + want.length);
-  const total = data.reports[0].tree.total.wall_s;
+  const total = data.reports[0].total.wall_s;
   assert.equal(got.length, want.length);
   for (let i = 0; i < want.length; i++) {
     assert.equal(got[i].level, 3);
@@ -99,7 +100,7 @@ test('keyboard: arrows, Enter, Space, Home and End on a focused row', async () =
   await page.keyboard.press('ArrowRight'); // expands
   assert.equal((await focused()).expanded, 'true');
   const n1 = await count();
-  assert.equal(n1 - n0, data.reports[1].tree.root.children.length);
+  assert.equal(n1 - n0, data.reports[1].root.children.length);
   await page.keyboard.press('ArrowRight'); // to the first child
   assert.equal((await focused()).level, 2);
   await page.keyboard.press('ArrowDown');
@@ -133,7 +134,7 @@ test('search reveals a nested pass and highlights it', async () => {
   // one match per report that has the pass, every one revealed
   let expected = 0;
   for (const r of data.reports) {
-    const stack = [r.tree.root];
+    const stack = [r.root];
     while (stack.length) {
       const n = stack.pop();
       if (n.name.toLowerCase().includes('feasibleallocation')) expected++;
@@ -177,7 +178,7 @@ test('expand all, collapse all, and the threshold', async () => {
   const { page, seen } = await open(browser, file);
   let nodes = 0;
   for (const r of data.reports) {
-    const stack = [r.tree.root];
+    const stack = [r.root];
     while (stack.length) { const n = stack.pop(); nodes++; stack.push(...n.children); }
   }
   await page.click('#expand-all');
