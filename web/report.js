@@ -210,10 +210,12 @@
     return n > 0 ? s : NaN;
   }
 
-  // Align two lists of rows: the k-th of equal keys to the k-th.
+  // Align two lists of rows: the k-th of equal keys to the k-th.  A row
+  // only B has goes where B has it: before the A row of the next B row
+  // that both have (so after A's rows in between, which B lacks).
   function keyOf(id) { return rep[id] < 0 ? 'g:' + gkey[id] : (depth[id] === 0 ? 'r:' : 'n:') + name[id]; }
   function merge(alist, blist) {
-    var at = {}, seen = {}, out = alist.slice();
+    var at = {}, seen = {}, before = {}, pending = [], out = [];
     for (var i = 0; i < alist.length; i++) {
       var k = keyOf(alist[i]), c = seen[k] = (seen[k] || 0) + 1;
       at[k + '\u0000' + c] = alist[i];
@@ -223,10 +225,15 @@
     for (var j = 0; j < blist.length; j++) {
       var kb = keyOf(blist[j]), cb = seen[kb] = (seen[kb] || 0) + 1;
       var a = at[kb + '\u0000' + cb];
-      if (a !== undefined) bOf[a] = blist[j];
-      else { ghost[blist[j]] = 1; out.push(blist[j]); }
+      if (a === undefined) { ghost[blist[j]] = 1; pending.push(blist[j]); continue; }
+      bOf[a] = blist[j];
+      if (pending.length) { before[a] = pending; pending = []; }
     }
-    return out;
+    for (i = 0; i < alist.length; i++) {
+      if (before[alist[i]]) out = out.concat(before[alist[i]]);
+      out.push(alist[i]);
+    }
+    return out.concat(pending);
   }
 
   // The rows shown under id, in order.
