@@ -812,7 +812,8 @@
     }
     var n = CFG.n[c];
     if (n > rs.length) option(o.run, '', (n - rs.length) + ' more run' + (n - rs.length === 1 ? '' : 's') +
-      ' counted: only the median, fastest and slowest are embedded', true);
+      ' counted: ' + (data.extras_left ? 'only the median runs are embedded in a page this big'
+        : 'only the median, fastest and slowest are embedded'), true);
     view[s] = rs.length ? rs[0] : -1;
     o.run.value = String(view[s]);
     o.info.textContent = n + ' run' + (n === 1 ? '' : 's') + ', median ' + fmt(CFG.median_s[c], 4) + ' s';

@@ -76,8 +76,9 @@ static int ns__extreme_run(const ns_page_model *m, const ns_table_row *x, int di
 }
 
 /* The reports the explorer shows: every log report, then the median run's
- * reports of each configuration and mode, then the fastest and slowest
- * runs' (each once, with every role it plays). */
+ * reports of each configuration and mode, then -- within
+ * NS_PAGE_FULL_NODES -- the fastest and slowest runs' (each once, with
+ * every role it plays). */
 static void ns__shown(ns_page_model *m) {
     ns_page_shown *sh = &m->shown;
     for (int i = 0; i < m->in->nlogs; i++) ns__show(sh, m->in->logs[i], m->in->logs[i]->label);
@@ -94,7 +95,25 @@ static void ns__shown(ns_page_model *m) {
                                     (slow[g] == med ? NS_PAGE_SLOWEST : 0));
     }
     sh->primary = sh->n;
+    /* the other runs: all of them within the budget, or none */
+    long extra = 0;
+    int nextra = 0;
     for (int g = 0; g < m->table.nrows; g++) {
+        int med = m->table.rows[g].median_run, x[2] = {fast[g], slow[g]};
+        if (med < 0) continue;
+        for (int k = 0; k < 2; k++) {
+            if (x[k] < 0 || x[k] == med || (k == 1 && x[1] == x[0])) continue;
+            const ns_run *r = &m->in->set->runs[x[k]];
+            for (int j = 0; j < r->nreports; j++)
+                if (r->reports[j]->root) extra += r->reports[j]->nnodes;
+            nextra++;
+        }
+    }
+    if (sh->nodes + extra > NS_PAGE_FULL_NODES) {
+        sh->extras_left = nextra;
+        nextra = 0;
+    }
+    for (int g = 0; g < m->table.nrows && nextra; g++) {
         int med = m->table.rows[g].median_run;
         if (med < 0) continue;
         if (fast[g] >= 0 && fast[g] != med)

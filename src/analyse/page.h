@@ -12,7 +12,10 @@
  *   - Trees.  Every report of a log is shown.  A sweep can hold thousands
  *     of runs with seven reports each, so for run folders the explorer
  *     opens at most three runs per configuration and mode: the median run
- *     (analyse/table.h), and the fastest and the slowest counted runs.
+ *     (analyse/table.h), and the fastest and the slowest counted runs --
+ *     those two only while every row together stays within
+ *     NS_PAGE_FULL_NODES (all of them or none, so that every configuration
+ *     offers the same choice; a 6,000-run sweep gets its median runs only).
  *     Every other run is summed up in its row (n, median), never embedded.
  *     At most NS_PAGE_MAX_NODES rows are embedded, the median runs first;
  *     reports past that are counted, not dropped silently.
@@ -53,6 +56,8 @@
 #include "analyse/top.h"
 
 #define NS_PAGE_MAX_NODES 250000 /* rows embedded for the explorer, all reports together */
+#define NS_PAGE_FULL_NODES 60000 /* the fastest and slowest runs are embedded only while
+                                    all rows together stay within this (about 1 MB) */
 
 /* ====== What the command read and asked ====== */
 
@@ -104,6 +109,7 @@ typedef struct {
     int nruns;              /* entries */
     long nodes;             /* rows embedded */
     int omitted;            /* reports left out: over NS_PAGE_MAX_NODES */
+    int extras_left;        /* fastest and slowest runs not embedded (NS_PAGE_FULL_NODES) */
 } ns_page_shown;
 
 typedef struct {

@@ -36,14 +36,21 @@ static void ns__title(ns_page *p, const ns_page_model *m) {
     p->subtitle = ns_strdup(in->from ? in->from : "");
     ns_buf note = {0};
     if (in->set->nruns)
-        ns_buf_puts(&note, "Pick a configuration, its mode and a run (the median run first; the "
-                           "fastest and the slowest can be opened too), and compare it with "
-                           "another. ");
+        ns_buf_puts(&note, "Pick a configuration, its mode and a run (the median run first), and "
+                           "compare it with another. ");
+    if (m->shown.extras_left)
+        ns_buf_printf(&note, "Only the median runs' trees are embedded: the %d fastest and slowest "
+                             "runs would take the page past %d rows. ",
+                      m->shown.extras_left, NS_PAGE_FULL_NODES);
     if (m->shown.omitted)
         ns_buf_printf(&note, "%d report%s left out: the page holds at most %d rows. ",
                       m->shown.omitted, m->shown.omitted == 1 ? " is" : "s are", NS_PAGE_MAX_NODES);
     ns_buf_puts(&note, "Click a row, or use the arrow keys, Enter or Space, Home and End; "
-                       "shares are of the report's total (wall).");
+                       "shares are of the report's total (wall)");
+    if (in->set->nruns)
+        ns_buf_puts(&note, ", and in a run of several sub-model compiles a sub-model's row and its "
+                           "kind's row have shares of the run's total");
+    ns_buf_puts(&note, ".");
     p->tree_note = note.data;
 }
 

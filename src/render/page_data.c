@@ -26,7 +26,8 @@
  *     no key is repeated per report or per run.
  *
  * What is left out, on purpose: the runs other than the median, fastest and
- * slowest of each configuration and mode (their numbers are in the runs
+ * slowest of each configuration and mode (the last two too when they would
+ * take the page past NS_PAGE_FULL_NODES rows; their numbers are in the runs
  * table and the figures; `npuscope tree RUN` prints any one), the reports'
  * compiler facts and titles, per-row percentages as printed, input line
  * numbers of rows, and the file of a run's reports (always the run's
@@ -225,7 +226,8 @@ void ns__render_page_data(ns_page *p, const ns_page_model *m) {
         }
         ns_buf_putc(&body, ']');
     }
-    ns_buf_printf(&body, "}},\n\"logs\":%d,\"primary\":%d", sh->nlogs, sh->primary);
+    ns_buf_printf(&body, "}},\n\"logs\":%d,\"primary\":%d,\"extras_left\":%d", sh->nlogs, sh->primary,
+                  sh->extras_left);
     if (m->in->set->nruns) ns__configs(&body, m, &strs);
 
     /* the document: strings first (the script reads them before the rest) */
