@@ -260,6 +260,17 @@ async function sweepRows(page) {
     };
   }));
 }
+// The explorer as a reader sees it: the page scrolled to it, the viewport
+// shot (rows off screen are not painted: content-visibility, report.css).
+async function treesShot(page, name, row) {
+  await page.evaluate((sel) => {
+    document.getElementById('trees').scrollIntoView();
+    const r = sel && document.querySelector(sel);
+    if (r) r.scrollIntoView({ block: 'center' });
+  }, row);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.screenshot({ path: path.join(shots, name + '.png') });
+}
 const pct = (v) => (v * 100).toFixed(1) + '%';
 const sum = (reps) => reps.reduce((a, r) => a + r.total.wall_s, 0);
 
@@ -302,7 +313,7 @@ test('a sweep: a configuration picked by its tags, sub-models grouped by kind wi
   assert.deepEqual(kids.map((r) => [r.level, r.name, r.wall, r.share]),
     rep.root.children.map((c) => [3, c.name, c.wall_s.toFixed(4), pct(c.wall_s / rep.total.wall_s)]));
   await screenshot(page, 'explorer-picked');
-  await page.locator('#trees').screenshot({ path: path.join(shots, 'explorer-picked-trees.png') });
+  await treesShot(page, 'explorer-picked-trees');
   // another run of the same configuration: the fastest
   await page.selectOption('#picker .pick-a select.run', { index: 1 });
   const fast = sweepRun({ model: 'm1', window: '1024' }, 2);
@@ -371,8 +382,13 @@ test('a sweep: a second configuration compared beside the first, aligned by path
   assert.deepEqual(head, ['name', 'wall s', 'share', '', 'user s', 'B wall s', 'B share', 'B / A']);
   await page.click('#collapse-all');
   await page.selectOption('#picker .pick-b select[data-tag="window"]', '1024');
+  // the search opens the way to the pass that differs most, in every sub-model
+  await page.fill('#q', 'FeasibleAllocation');
+  await page.press('#q', 'Enter');
+  const found = await sweepRows(page);
+  assert.equal(found.filter((r) => r.name === 'FeasibleAllocation' && /\bslower\b/.test(r.cls)).length, 7);
   await screenshot(page, 'explorer-compared');
-  await page.locator('#trees').screenshot({ path: path.join(shots, 'explorer-compared-trees.png') });
+  await treesShot(page, 'explorer-compared-trees', '#tree .row.current');
   // closing the comparison takes B's columns away
   await page.click('#compare');
   assert.equal(await page.isVisible('#picker .pick-b'), false);
