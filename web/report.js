@@ -705,8 +705,8 @@
   function cfgTag(c, k) { return str(CFG.tag[k][c]); }
   function cfgLabel(c) {
     var parts = [];
-    for (var k = 0; k < TAGS.length; k++) parts.push(TAGS[k] + '=' + cfgTag(c, k));
-    return parts.join(', ') + ' (' + str(CFG.mode[c]) + ')';
+    for (var k = 0; k < TAGS.length; k++) parts.push(shown(TAGS[k] + '=' + cfgTag(c, k)));
+    return parts.join(', ') + ' (' + shown(str(CFG.mode[c])) + ')';
   }
   function roleText(r) {
     var out = [];
@@ -767,7 +767,7 @@
         var v = cfgTag(c, k);
         if (!seen[v]) { seen[v] = 1; vals.push(v); }
       }
-      for (var i = 0; i < vals.length; i++) option(sel, vals[i], vals[i]);
+      for (var i = 0; i < vals.length; i++) option(sel, vals[i], shown(vals[i]));
       (function (kk, se) {
         se.addEventListener('change', function () { choose(s, nearest(pick[s], kk, se.value)); });
       })(k, sel);
@@ -799,7 +799,7 @@
     for (var d = 0; d < NCFG; d++) {
       var same = true;
       for (var j = 0; j < TAGS.length && same; j++) same = CFG.tag[j][d] === CFG.tag[j][c];
-      if (same && !modes[CFG.mode[d]]) { modes[CFG.mode[d]] = 1; option(o.mode, str(CFG.mode[d]), str(CFG.mode[d])); }
+      if (same && !modes[CFG.mode[d]]) { modes[CFG.mode[d]] = 1; option(o.mode, str(CFG.mode[d]), shown(str(CFG.mode[d]))); }
     }
     o.mode.value = str(CFG.mode[c]);
     o.run.textContent = '';

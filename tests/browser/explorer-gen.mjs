@@ -107,3 +107,13 @@ export function memRun(dir) {
   };
   write(dir, runJson('mem-r01', { case: 'mem' }, 1, 0.6, [rep]));
 }
+
+// hostileRuns(dir): two runs of the memory report whose tag values are
+// markup and a right-to-left override, and one whose tag key is markup.
+export const HOSTILE = ['<img src=x onerror=alert(1)>', 'a\u202eb'];
+export function hostileRuns(dir) {
+  memRun(dir);
+  const base = JSON.parse(fs.readFileSync(path.join(dir, 'mem-r01', 'run.json'), 'utf8'));
+  fs.rmSync(path.join(dir, 'mem-r01'), { recursive: true });
+  HOSTILE.forEach((v, i) => write(dir, { ...base, id: `hostile-${i}`, tags: { '<b>k</b>': v } }));
+}

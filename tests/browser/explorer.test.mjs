@@ -17,7 +17,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
 import { fixtures, launch, open, out, pageData, report, run, screenshot, shots } from './lib.mjs';
-import { MEM, RENAMED, memRun, npuwSweep } from './explorer-gen.mjs';
+import { HOSTILE, MEM, RENAMED, hostileRuns, memRun, npuwSweep } from './explorer-gen.mjs';
 import { decode } from './data.mjs';
 
 let browser, file, data, sweepFile, sweep, memDir, memFile;
@@ -435,4 +435,28 @@ test('per-pass memory columns: shown when the rows have them, absent when they d
   assert.deepEqual(m.seen.errors, []);
   assert.deepEqual(seen.console, []);
   await m.page.close();
+});
+
+test('a sweep whose tags are markup and a bidi override: the picker shows them as text', async () => {
+  const dir = path.join(out, 'hostile-runs');
+  fs.rmSync(dir, { recursive: true, force: true });
+  hostileRuns(dir);
+  const file = report('hostile-tags', [dir]);
+  const { page, seen } = await open(browser, file);
+  const dom = await page.evaluate(() => ({
+    imgs: document.querySelectorAll('img').length,
+    bold: document.querySelectorAll('#picker b').length,
+    label: document.querySelector('#picker .pick-a label').textContent,
+    options: [...document.querySelectorAll('#picker .pick-a select[data-tag] option')].map((o) => [o.value, o.textContent]),
+  }));
+  assert.equal(dom.imgs, 0);
+  assert.equal(dom.bold, 0);
+  assert.match(dom.label, /^<b>k<\/b> /);
+  assert.deepEqual(dom.options, [[HOSTILE[0], HOSTILE[0]], [HOSTILE[1], 'a\\u202Eb']]);
+  await page.selectOption('#picker .pick-a select[data-tag]', HOSTILE[1]);
+  assert.equal(await page.locator('#tree .row.report').count(), 1);
+  assert.deepEqual(seen.dialogs, []);
+  assert.deepEqual(seen.errors, []);
+  assert.deepEqual(seen.console, []);
+  await page.close();
 });
