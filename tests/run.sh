@@ -172,6 +172,9 @@ present "e2e clang-22 -ftime-trace/-ftime-report" clang-22 &&
 # the vpux stage map against the compiler's own pass order (tests/stagemap)
 # shellcheck source=tests/run_stagemap.sh
 . tests/run_stagemap.sh
+# per-pass memory: memory-usage-collector lines, tree/run.json/top/diff (tests/run_memory.sh)
+# shellcheck source=tests/run_memory.sh
+. tests/run_memory.sh
 
 # A large input crosses many read-buffer boundaries: the same reports must
 # come out as from the small file, byte for byte, from a file and a pipe.
@@ -234,13 +237,15 @@ fi
 if tier_full; then
     # shellcheck source=tests/run_analysis.sh
     . tests/run_analysis.sh
+    # shellcheck source=tests/run_configs.sh
+    . tests/run_configs.sh
     # real neighbours: a one-host Slurm cluster, and pandas reading the tables
     # shellcheck source=tests/run_slurm.sh
     . tests/run_slurm.sh
     # shellcheck source=tests/run_pandas.sh
     . tests/run_pandas.sh
 else
-    skip "fit and diff on real compiles, Slurm, pandas (tests/run_analysis.sh, run_slurm.sh, run_pandas.sh; make check)"
+    skip "fit and diff on real compiles, configurations and widths, Slurm, pandas (tests/run_analysis.sh, run_configs.sh, run_slurm.sh, run_pandas.sh; make check)"
 fi
 
 # ---------------------------------------------------------------- 7. other builds

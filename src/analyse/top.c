@@ -61,6 +61,13 @@ static void ns__top_sum(ns_top_row *row, const ns_node *n) {
         row->user_count++;
     }
     if (w.dec > row->dec) row->dec = w.dec;
+    /* per-pass memory (npu/memory.h): only occurrences that logged it */
+    ns_num mi = n->val[NS_COL_MEM_INC], mp = n->val[NS_COL_MEM_PEAK];
+    if (ns_num_present(mi) && isfinite(mi.v)) {
+        row->mem_count++;
+        row->mem_inc += mi.v;
+        if (ns_num_present(mp) && mp.v > row->mem_peak) row->mem_peak = mp.v;
+    }
 }
 
 static int ns__is_container(const ns_node *n) {
@@ -131,7 +138,7 @@ void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
  * needs no context (qsort passes none, and a global would be state hidden
  * from every caller). */
 typedef struct {
-    double wall;      /* summed wall seconds: heaviest first */
+    double wall;      /* summed wall seconds (or kB of memory increase): heaviest first */
     const char *name; /* ties by name (borrowed from t->names) */
     size_t index;     /* the row */
 } ns__rank;
@@ -150,5 +157,20 @@ size_t *ns_top_order_new(const ns_top *t) {
     size_t *ord = ns_xmalloc(sizeof *ord * (n + 1));
     for (size_t i = 0; i < n; i++) ord[i] = rank[i].index;
     free(rank);
+    return ord;
+}
+
+/* By summed memory increase, ties by name (the rank's `wall` holds it). */
+size_t *ns_top_order_mem_new(const ns_top *t, size_t *n) {
+    ns__rank *rank = ns_xmalloc(sizeof *rank * (t->names.count + 1));
+    size_t k = 0;
+    for (size_t i = 0; i < t->names.count; i++)
+        if (t->rows[i].mem_count)
+            rank[k++] = (ns__rank){t->rows[i].mem_inc, t->names.keys[i], i};
+    qsort(rank, k, sizeof *rank, ns__cmp_rank);
+    size_t *ord = ns_xmalloc(sizeof *ord * (k + 1));
+    for (size_t i = 0; i < k; i++) ord[i] = rank[i].index;
+    free(rank);
+    *n = k;
     return ord;
 }

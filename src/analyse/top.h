@@ -36,6 +36,9 @@ typedef struct {
     long user_count; /* occurrences that had a user value */
     int dec;         /* most decimals among the summed values */
     int stage;       /* pass rows: stage index into ns_top.stages, or NS_TOP_*_STAGE */
+    long mem_count;  /* occurrences with a memory-usage-collector value */
+    double mem_inc;  /* their summed increase of the peak, kB */
+    double mem_peak; /* the largest peak after one of them, kB */
 } ns_top_row;
 
 typedef struct {
@@ -61,6 +64,9 @@ void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
                        const ns_stage_of *of);
 /* Row indices sorted by wall descending, ties by name; caller frees. */
 size_t *ns_top_order_new(const ns_top *t);
+/* The rows with per-pass memory (mem_count > 0) by summed increase
+ * descending, ties by name; their number in *n.  Caller frees. */
+size_t *ns_top_order_mem_new(const ns_top *t, size_t *n);
 void ns_top_free(ns_top *t);
 
 #endif

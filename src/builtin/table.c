@@ -16,6 +16,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* --format: an index into ns__tab_formats, in the writer's order */
 static const char *const ns__tab_formats[] = {"text", "csv", "json", "markdown", NULL};
@@ -84,7 +85,7 @@ int ns_cmd_table(int argc, char **argv) {
     ns_table t;
     ns_table_init(&t);
     ns_table_opts o = {NULL, NULL, NULL};
-    ns_table_view view = {NS_TABLE_TEXT, 0, NULL};
+    ns_table_view view = {NS_TABLE_TEXT, 0, NULL, 0};
     ns_stage_sel sel;
     memset(&sel, 0, sizeof sel);
     int stages = 0;                /* --stages given */
@@ -149,6 +150,7 @@ int ns_cmd_table(int argc, char **argv) {
             ns_warn_at(NULL, 0, "--by groups --baseline ratios; without --baseline it does nothing");
         view.format = ns__tab_format[fmt];
         view.ncols = listed ? listed : t.nkeys;
+        view.width = ns_cli_width(STDOUT_FILENO); /* text: fit a terminal (render/width.h) */
         ns_render_table(&b, &t, &view);
         if (ns_buf_flush(&b, stdout) || fflush(stdout)) {
             ns_error("error writing the output");

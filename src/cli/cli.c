@@ -21,6 +21,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -128,4 +129,19 @@ int ns_cli_color(int fd) {
     const char *nc = getenv("NO_COLOR");
     if (nc && *nc) return 0;
     return isatty(fd);
+}
+
+int ns_cli_width(int fd) {
+    const char *c = getenv("COLUMNS");
+    if (c && *c) {
+        char *end;
+        errno = 0;
+        long v = strtol(c, &end, 10);
+        if (!*end && !errno && v >= 1 && v <= 100000) return (int)v;
+    }
+#ifdef TIOCGWINSZ
+    struct winsize ws;
+    if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+#endif
+    return 0;
 }

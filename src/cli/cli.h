@@ -43,6 +43,13 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
 /* Colour on stdout?  Only on a terminal, never with NO_COLOR set. */
 int ns_cli_color(int fd);
 
+/* The width people-facing text on fd fits itself to (render/width.h):
+ * $COLUMNS when it is a whole number from 1 to 100000 (so COLUMNS=60
+ * works in a pipe, and a script can ask for any width), else the
+ * terminal's own width when fd is a terminal (TIOCGWINSZ), else 0: no
+ * limit, a pipe or a file gets every column. */
+int ns_cli_width(int fd);
+
 /* Print the help of a subcommand ("tree", "top", ... or NULL for general). */
 void ns_help(const char *cmd);
 

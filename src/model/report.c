@@ -187,19 +187,23 @@ const char *ns_producer_name(const ns_report *r) {
 }
 
 const char *ns_col_name(ns_col c) {
-    static const char *const names[NS_COL_COUNT] = {"wall", "user", "sys",
-                                                    "user+sys", "mem", "instr"};
+    static const char *const names[NS_COL_COUNT] = {
+        "wall", "user", "sys", "user+sys", "mem", "instr", "mem_peak", "mem_increase"};
     return names[c];
 }
 
 const char *ns_col_json_key(ns_col c) {
-    static const char *const keys[NS_COL_COUNT] = {"wall_s",     "user_s",    "sys_s",
-                                                   "user_sys_s", "mem_bytes", "instructions"};
+    static const char *const keys[NS_COL_COUNT] = {
+        "wall_s",       "user_s",      "sys_s",          "user_sys_s",
+        "mem_bytes",    "instructions", "mem_peak_kb",   "mem_increase_kb"};
     return keys[c];
 }
 
-const ns_col ns_col_print_order[NS_COL_COUNT] = {NS_COL_USER,    NS_COL_SYS, NS_COL_USERSYS,
-                                                 NS_COL_WALL,    NS_COL_MEM, NS_COL_INSTR};
+const ns_col ns_col_print_order[NS_COL_COUNT] = {NS_COL_USER,     NS_COL_SYS,    NS_COL_USERSYS,
+                                                 NS_COL_WALL,     NS_COL_MEM,    NS_COL_INSTR,
+                                                 NS_COL_MEM_PEAK, NS_COL_MEM_INC};
+
+int ns_col_printed(ns_col c) { return c != NS_COL_MEM_PEAK && c != NS_COL_MEM_INC; }
 
 /* ====== Walking ====== */
 

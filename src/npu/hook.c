@@ -11,6 +11,7 @@
 #include "npu/hook.h"
 
 #include "npu/files.h"
+#include "npu/memory.h"
 #include "npu/npu.h"
 
 #include <stdlib.h>
@@ -87,6 +88,7 @@ static void ns__line(void *ctx, const char *s, size_t n) {
     double value;
     ns_fact_side side;
     if (ns__strategy(h, s, n)) return;
+    if (ns_npu_mem_line(&h->mem, s, n)) return; /* per-pass memory: npu/memory.h */
     if (ns_npu_fact(s, n, &name, &value, &side)) {
         if (side == NS_FACT_NEXT) ns__next_set(h, name, value);
         else if (h->held) ns_report_set_fact(h->held, name, value);
@@ -145,6 +147,7 @@ static char *ns__label_new(void *ctx, const ns_report *r, int nth) {
  * until the next report begins or the input ends. */
 static ns_report *ns__finish(void *ctx, ns_report *r) {
     ns_npu_hook *h = ctx;
+    ns_npu_mem_attach(&h->mem, r, &h->diag); /* the lines logged while it compiled */
     ns_report *done = h->held;
     h->held = r;
     return done;
@@ -161,6 +164,7 @@ static ns_report *ns__end(void *ctx) {
     h->subgraph = NULL;
     h->strat = h->strat_depth = 0;
     ns_buf_free(&h->strat_json);
+    ns_npu_mem_reset(&h->mem); /* lines after the last report: a compile without one */
     return done;
 }
 

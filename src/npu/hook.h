@@ -22,6 +22,7 @@
 #ifndef NPUSCOPE_NPU_HOOK_H
 #define NPUSCOPE_NPU_HOOK_H
 
+#include "npu/memory.h"
 #include "parse/scan.h"
 
 #define NS_NPU_NEXT_MAX 16 /* facts kept for the next report */
@@ -37,6 +38,7 @@ typedef struct {
     int strat;                 /* 1 after "Final strategies ...", 2 inside its JSON */
     int strat_depth;           /* open braces of that JSON (lines waited, before it) */
     ns_buf strat_json;         /* the JSON collected so far */
+    ns_npu_mem mem;            /* memory-usage-collector lines for the next report */
 } ns_npu_hook;
 
 /* Facts for every report; labels by `npuw` too when it is not NULL (a

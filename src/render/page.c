@@ -131,10 +131,11 @@ static void ns__diff_table(ns_page *p, const ns_page_model *m) {
     static const char *const head[] = {"row", "A n", "B n", "A median", "B median",
                                        "B / A", "p", "verdict", NULL};
     static const unsigned char num[] = {0, 1, 1, 1, 1, 1, 1, 0};
-    const char *mode = pd->mode;
+    /* runs without a cache mode ("none") have no mode worth a word */
+    const char *mode = pd->mode && strcmp(pd->mode, "none") ? pd->mode : NULL;
     ns_buf cap = {0};
     ns_buf_printf(&cap, "A (%s) against B (%s)%s%s", m->opts->sel_a, m->opts->sel_b,
-                  mode ? ", mode " : "", mode && strcmp(mode, "none") ? mode : "");
+                  mode ? ", mode " : "", mode ? mode : "");
     ns_html_table *t = ns_page_table(p);
     ns_html_table_init(t, "diff-table", cap.data, head, num);
     int passes = 0;
