@@ -12,7 +12,8 @@
 // keep "SimplifySchedule", m2's call it "SimplifyScheduleV2".
 //
 // memRun(dir): one hand-made run of one tiny report whose rows carry the
-// per-pass memory keys "mem_peak_kb" and "mem_increase_kb" (kB).
+// per-pass memory keys "mem_peak_kb" and "mem_increase_kb" (kB), listed in
+// its "columns" as the tree JSON writer lists them.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -102,7 +103,7 @@ export function memRun(dir) {
   const root = node(MEM[0], MEM.slice(1).map((m) => node(m)));
   const rep = {
     index: 0, label: '#1', producer: 'mlir-text-tree', title: '... Execution time report ...',
-    source: { file: 'stdout.log', line: 1, end_line: 9 }, complete: true, columns: ['wall'],
+    source: { file: 'stdout.log', line: 1, end_line: 9 }, complete: true, columns: ["wall", "mem_peak", "mem_increase"],
     header_total_s: 0.5, total: { wall_s: 0.5, user_s: null }, root,
   };
   write(dir, runJson('mem-r01', { case: 'mem' }, 1, 0.6, [rep]));
