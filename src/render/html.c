@@ -221,7 +221,7 @@ static void ns__data_block(ns_buf *b, const ns_page *p) {
 /* ====== The document ====== */
 
 int ns_html_page(ns_buf *b, const ns_page *p) {
-    if (!ns_web_report_css || !ns_web_report_js) {
+    if (!ns_web_report_css || !ns_web_report_js || !ns_web_picker_js) {
         ns_error("report: this program was built without its web assets "
                  "(make builds them from web/ with tools/embed.sh)");
         return -1;
@@ -284,9 +284,10 @@ int ns_html_page(ns_buf *b, const ns_page *p) {
                   p->nreports, p->nreports == 1 ? "" : "s", p->nreports);
     /* the explorer's data and script, right after its frame (see the top) */
     ns__data_block(b, p);
-    ns_buf_puts(b, "<script>\n");
+    ns_buf_puts(b, "<script>\n(function () {\n'use strict';\n");
     ns_buf_puts(b, ns_web_report_js);
-    ns_buf_puts(b, "</script>\n");
+    ns_buf_puts(b, ns_web_picker_js);
+    ns_buf_puts(b, "})();\n</script>\n");
 
     if (ns__has_figs(p, "passes")) {
         ns_buf_puts(b, "<section id=\"passes\">\n<h2>Heaviest passes</h2>\n");

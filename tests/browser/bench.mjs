@@ -6,7 +6,7 @@
 //   1. page: a generated 10,000-row timing report (gen.mjs bigTreeLog) made
 //      into a page, loaded BENCH_LOADS times in headless Chromium after one
 //      warm-up load.  Per load: when the explorer's first rows were built
-//      (report.js's performance mark "npuscope-ready"), and when the first
+//      (the page script's performance mark "npuscope-ready"), and when the first
 //      click on a row was handled (a capturing listener the benchmark
 //      injects before the page's own script), both in ms from navigation
 //      start.  The click is a real mouse press and release from Playwright
