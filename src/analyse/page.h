@@ -11,8 +11,13 @@
  *
  *   - Trees.  Every report of a log is shown.  A sweep can hold thousands
  *     of runs with seven reports each, so for run folders the explorer
- *     shows the reports of one run per configuration and mode: the median
- *     run (analyse/table.h).  At most NS_PAGE_MAX_NODES rows are embedded;
+ *     opens at most three runs per configuration and mode: the median run
+ *     (analyse/table.h), and the fastest and the slowest counted runs --
+ *     those two only while every row together stays within
+ *     NS_PAGE_FULL_NODES (all of them or none, so that every configuration
+ *     offers the same choice; a 6,000-run sweep gets its median runs only).
+ *     Every other run is summed up in its row (n, median), never embedded.
+ *     At most NS_PAGE_MAX_NODES rows are embedded, the median runs first;
  *     reports past that are counted, not dropped silently.
  *   - Heaviest passes: `top`'s sums (top.h) over the reports the explorer
  *     shows, by stage (stages.h: --stages, automatic by default).
@@ -53,6 +58,8 @@
 #include "analyse/top.h"
 
 #define NS_PAGE_MAX_NODES 250000 /* rows embedded for the explorer, all reports together */
+#define NS_PAGE_FULL_NODES 60000 /* the fastest and slowest runs are embedded only while
+                                    all rows together stay within this (about 1 MB) */
 
 /* ====== What the command read and asked ====== */
 
@@ -79,12 +86,32 @@ typedef struct {
 
 /* ====== Sections ====== */
 
+/* Why a run's trees are embedded: the roles it plays in its row. */
+#define NS_PAGE_MEDIAN 1  /* the row's median run (analyse/table.h) */
+#define NS_PAGE_FASTEST 2 /* its fastest counted run */
+#define NS_PAGE_SLOWEST 4 /* its slowest counted run */
+
 typedef struct {
-    const ns_report **reps; /* reports shown in the explorer, in page order (borrowed) */
+    int row;                /* its configuration and mode (index into the table's rows) */
+    int run;                /* the run (index into the runs) */
+    int roles;              /* NS_PAGE_MEDIAN | NS_PAGE_FASTEST | NS_PAGE_SLOWEST */
+    int first;              /* its first report in ns_page_shown.reps, or -1: none embedded */
+    int nreps;              /* its reports embedded (all of them, or none) */
+} ns_page_xrun;
+
+typedef struct {
+    const ns_report **reps; /* reports embedded for the explorer, in page order (borrowed):
+                               the logs', the median runs', then the other runs' */
     char **labels;          /* their labels on the page (owned) */
     int n;                  /* entries */
+    int primary;            /* the first `primary` reps are the logs' and the median runs'
+                               (the page's sums are over them) */
+    int nlogs;              /* the first `nlogs` reps are the logs' */
+    ns_page_xrun *runs;     /* runs the explorer can open, by row, median first (owned) */
+    int nruns;              /* entries */
     long nodes;             /* rows embedded */
     int omitted;            /* reports left out: over NS_PAGE_MAX_NODES */
+    int extras_left;        /* fastest and slowest runs not embedded (NS_PAGE_FULL_NODES) */
 } ns_page_shown;
 
 typedef struct {
