@@ -130,13 +130,26 @@ mem_page() {
     # the report page embeds each report's columns (docs/formats.md 2.15):
     # decoded back into tree JSON (tests/browser/data.mjs), its rows carry
     # the same two keys; a row without a collector line has them null
-    command -v node >/dev/null 2>&1 || { echo "(node missing: the page's data is not decoded)"; return 0; }
     "$NPUSCOPE" report -q --npu -o "$TMP/mem.html" "$MEM_LOG" 2>/dev/null || return 1
     node tests/browser/data.mjs "$TMP/mem.html" |
         jqt '[.reports[].root | .. | objects | select(.name == "FeasibleAllocation" or .name == "TilingStrategyAssignment")
               | [.name, .wall_s, .mem_peak_kb, .mem_increase_kb]][:2]
              == [["TilingStrategyAssignment", 0.564, null, null], ["FeasibleAllocation", 4.8125, 2948096, 524288]]'
 }
-check "memory: the report page's embedded trees carry mem_peak_kb and mem_increase_kb" mem_page
+if command -v node >/dev/null 2>&1; then
+    check "memory: the report page's embedded trees carry mem_peak_kb and mem_increase_kb" mem_page
+else
+    skip "memory: the report page's embedded trees (node missing: the page's data is not decoded)"
+fi
+
+mem_page_diff() {
+    # the page's A/B table gives a pass's memory increase in whole kB, as
+    # diff does (not as seconds to 0.1 ms)
+    "$NPUSCOPE" report -q --a side=a --b side=b -o "$TMP/mem-ab.html" tests/data/memory/runs 2>/dev/null || return 1
+    tr '\n' ' ' <"$TMP/mem-ab.html" | sed 's/<[^>]*>/ /g' | tr -s ' ' >"$TMP/mem-ab.txt"
+    grep -Eq 'mem:FeasibleAllocation 5 5 5[0-9]{5} [89][0-9]{5} 1\.[0-9]{3} [0-9.]+ slower \(higher\)' "$TMP/mem-ab.txt" ||
+        { grep -o 'mem:FeasibleAllocation.\{0,80\}' "$TMP/mem-ab.txt"; return 1; }
+}
+check "memory: the report page's A/B table gives a pass's memory increase in kB" mem_page_diff
 
 if [ -n "${MEM_ALONE:-}" ]; then finish; fi

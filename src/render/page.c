@@ -146,7 +146,10 @@ static void ns__diff_table(ns_page *p, const ns_page_model *m) {
         row[0] = ns_strdup(r->name);
         row[1] = ns__fmt_new("%.0f", (double)r->a_n);
         row[2] = ns__fmt_new("%.0f", (double)r->b_n);
-        const char *f = r->kind == NS_DIFF_METRIC ? "%.6g" : "%.4f";
+        /* seconds to 0.1 ms; a metric in its own unit; memory in whole kB */
+        const char *f = r->kind == NS_DIFF_METRIC   ? "%.6g"
+                        : r->kind == NS_DIFF_MEMORY ? "%.0f"
+                                                    : "%.4f";
         row[3] = ns__fmt_new(f, r->a_median);
         row[4] = ns__fmt_new(f, r->b_median);
         row[5] = ns__fmt_new("%.3f", r->ratio);
@@ -157,7 +160,8 @@ static void ns__diff_table(ns_page *p, const ns_page_model *m) {
     }
     ns_buf note = {0};
     ns_buf_printf(&note, "Medians over the counted runs of each side (seconds; metrics in "
-                         "their own unit); B / A is the ratio of the medians; p is the exact "
+                         "their own unit; a pass's memory increase in kB); B / A is the "
+                         "ratio of the medians; p is the exact "
                          "two-sided Mann-Whitney U p-value; a verdict needs p < %.2f and a "
                          "shift over %.0f%% of A's median (npuscope diff, which this table "
                          "follows). ",
