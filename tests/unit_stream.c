@@ -11,12 +11,15 @@
  * the scanner look at every line instead of skipping noise); the reports,
  * written as run.json writes them, with their index, label, file, lines
  * and facts, must be the same bytes.  Then the late numbering that puts
- * stderr's reports after stdout's.
+ * stderr's reports after stdout's.  And the metric rules, which read the
+ * same pieces: their one-pass anchor search (each vector loop and none)
+ * must find what a look at every line finds.
  *
  * Run from the repository's top folder (it reads tests/fixtures).
  * Prints "unit_stream: N passed, M failed". */
 #include "check.h"
 
+#include "capture/metrics.h"
 #include "npu/hook.h"
 #include "parse/scan.h"
 #include "render/tree_json.h"
@@ -223,7 +226,69 @@ static void test_number_late(void) {
     free(rep);
 }
 
+/* ====== Metrics in pieces ====== */
+
+/* The metrics of out fed in pieces of `piece` bytes (1: every line is a
+ * cut line, looked at whole by strstr; big: the anchor search), as
+ * "name=value/count;..." */
+static char *ns__metrics(const char *out, size_t len, size_t piece) {
+    ns_metric_set m;
+    ns_metrics_init(&m);
+    ns_metric_stream st;
+    ns_metrics_stream_init(&st, &m);
+    for (size_t at = 0; at < len; at += piece)
+        ns_metrics_feed(&st, out + at, len - at < piece ? len - at : piece);
+    ns_metrics_stream_end(&st, &m);
+    ns_run r;
+    memset(&r, 0, sizeof r);
+    ns_metrics_to_run(&m, &r);
+    ns_buf b = {0};
+    ns_buf_puts(&b, "");
+    for (int i = 0; i < r.nmetrics; i++)
+        ns_buf_printf(&b, "%s=%.17g/%ld;", r.metrics[i].name, r.metrics[i].value, r.metrics[i].count);
+    ns_run_free(&r);
+    ns_metrics_free(&m);
+    return b.data;
+}
+
+static void test_metrics_anchored(void) {
+    /* metric lines at every offset from a 32-byte block's start, twice in a
+     * line, a text cut by a newline, near misses (first and last byte of an
+     * anchor right, the middle wrong) */
+    ns_buf b = {0};
+    for (int i = 0; i < 3000; i++) {
+        ns_buf_printf(&b, "%*s", i % 41, "");
+        switch (i % 7) {
+        case 0: ns_buf_printf(&b, "Compile net time: %d ms\n", i); break;
+        case 1: ns_buf_printf(&b, "Compilation memory usage: Peak %d KB Compile net time: 1 ms\n", i * 3 % 1000); break;
+        case 2: ns_buf_puts(&b, "Compile  et time: 5 ms Cxmpile net time: 5 ms Compile net\ntime: 7 ms\n"); break;
+        case 3: ns_buf_printf(&b, "%d.5 tokens per second\n", i); break;
+        case 4: ns_buf_printf(&b, "Throughput: %d.25 tokens/s\n", i); break;
+        case 5: ns_buf_printf(&b, "Compile model took %d ms\n", i); break;
+        default: ns_buf_puts(&b, "[INFO] 12:00:00.000 [vpux-compiler] nothing to see here\n"); break;
+        }
+    }
+    char *lines = ns__metrics(b.data, b.len, 1);
+    /* the comparison means something: every built-in found something */
+    CHECK(strstr(lines, "compile_net_ms=") && strstr(lines, "compiler_peak_kb=") &&
+          strstr(lines, "tokens_per_s=") && strstr(lines, "compile_model_ms="));
+    for (int simd = NS_SIMD_NONE; simd <= NS_SIMD_AVX2; simd++) {
+        int used = ns_metrics_simd(simd);
+        char *whole = ns__metrics(b.data, b.len, b.len);
+        char *big = ns__metrics(b.data, b.len, 65536);
+        if (strcmp(whole, lines) || strcmp(big, lines))
+            printf("  metrics, vector loop %d: %s\n  not %s\n", used, whole, lines);
+        CHECK(!strcmp(whole, lines) && !strcmp(big, lines));
+        free(whole);
+        free(big);
+    }
+    ns_metrics_simd(-1);
+    free(lines);
+    ns_buf_free(&b);
+}
+
 int main(void) {
+    test_metrics_anchored();
     test_fixtures();
     test_constructed();
     test_number_late();
