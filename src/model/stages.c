@@ -186,15 +186,16 @@ static const ns__block *ns__scope_block(const ns_stage_map *m, const char *name)
     return NULL;
 }
 
-/* The name rule and scope block of `name`, through the memo. */
-static void ns__name_facts(const ns_stage_map *m, const char *name, const ns__rule **rule,
-                           const ns__block **block) {
+/* The name rule and scope block of `name`, through the memo; returns the
+ * name's id in the memo, or -1 when the memo is full. */
+static int ns__name_facts(const ns_stage_map *m, const char *name, const ns__rule **rule,
+                          const ns__block **block) {
     ns__memo *mo = m->memo;
     size_t k = ns_strmap_find(&mo->names, name);
     if (k == (size_t)-1) {
         *rule = ns__name_rule(m, name);
         *block = ns__scope_block(m, name);
-        if (mo->names.count >= NS__MEMO_MAX) return;
+        if (mo->names.count >= NS__MEMO_MAX) return -1;
         int added;
         k = ns_strmap_intern(&mo->names, name, &added);
         if (k >= mo->cap) {
@@ -204,10 +205,11 @@ static void ns__name_facts(const ns_stage_map *m, const char *name, const ns__ru
         }
         mo->rule[k] = *rule ? (int)(*rule - m->names) : -1;
         mo->block[k] = *block ? (int)(*block - m->blocks) : -1;
-        return;
+        return (int)k;
     }
     *rule = mo->rule[k] >= 0 ? &m->names[mo->rule[k]] : NULL;
     *block = mo->block[k] >= 0 ? &m->blocks[mo->block[k]] : NULL;
+    return (int)k;
 }
 
 /* ====== Assigning stages ====== */
@@ -276,11 +278,10 @@ ns_stage_of *ns_stage_assign_new(const ns_stage_map *m, const ns_report *r, long
     ns_stage_of *of = ns_xcalloc((size_t)n + 1, sizeof *of);
     const ns__block *any = m->any.nmarkers ? &m->any : NULL;
 
-    of[0] = (ns_stage_of){-1, 0, NS_STAGE_BY_NONE};
-    stg[0] = -1;
     const ns__rule *rule;
     const ns__block *b;
-    ns__name_facts(m, root->name, &rule, &b);
+    of[0] = (ns_stage_of){-1, 0, NS_STAGE_BY_NONE, ns__name_facts(m, root->name, &rule, &b)};
+    stg[0] = -1;
     if (!b) b = any;
     scan[0] = b ? 0 : -1;
     if (b) ns__scan_start(&sc[0], b);
@@ -292,20 +293,20 @@ ns_stage_of *ns_stage_assign_new(const ns_stage_map *m, const ns_report *r, long
         if (d < 1) d = 1;
         if ((size_t)d >= nl) d = (int)nl - 1;
         if (ns__is_rest(x)) {
-            of[i] = (ns_stage_of){-1, 0, NS_STAGE_BY_NONE};
+            of[i] = (ns_stage_of){-1, 0, NS_STAGE_BY_NONE, -1};
             stg[d] = -1;
             scan[d] = -1;
             continue;
         }
         int s = scan[d - 1];
         if (s >= 0) ns__scan_row(&sc[s], x->name);
-        ns__name_facts(m, x->name, &rule, &b);
-        if (rule) of[i] = (ns_stage_of){rule->stage, rule->line, NS_STAGE_BY_NAME};
+        int id = ns__name_facts(m, x->name, &rule, &b);
+        if (rule) of[i] = (ns_stage_of){rule->stage, rule->line, NS_STAGE_BY_NAME, id};
         else if (s >= 0 && sc[s].stage >= 0)
-            of[i] = (ns_stage_of){sc[s].stage, sc[s].line, NS_STAGE_BY_MARKER};
+            of[i] = (ns_stage_of){sc[s].stage, sc[s].line, NS_STAGE_BY_MARKER, id};
         else if (d >= 2 && stg[d - 1] >= 0)
-            of[i] = (ns_stage_of){stg[d - 1], 0, NS_STAGE_BY_PARENT};
-        else of[i] = (ns_stage_of){m->dflt, m->dflt_line, NS_STAGE_BY_DEFAULT};
+            of[i] = (ns_stage_of){stg[d - 1], 0, NS_STAGE_BY_PARENT, id};
+        else of[i] = (ns_stage_of){m->dflt, m->dflt_line, NS_STAGE_BY_DEFAULT, id};
         stg[d] = of[i].stage;
         /* the scan x's children join: its own (a scope names it), the one x
          * sits in (a pipeline row is looked through), or the unscoped one */
