@@ -487,19 +487,6 @@ void ns_metrics_stream_end(ns_metric_stream *s, ns_metric_set *m) {
     memset(s, 0, sizeof *s);
 }
 
-void ns_metrics_scan_file(ns_metric_set *m, const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return;
-    ns_metric_stream s;
-    ns_metrics_stream_init(&s, m);
-    char *buf = ns_xmalloc(1u << 16);
-    size_t n;
-    while ((n = fread(buf, 1, 1u << 16, f)) > 0) ns_metrics_feed(&s, buf, n);
-    ns_metrics_stream_end(&s, m);
-    free(buf);
-    fclose(f);
-}
-
 void ns_metrics_to_run(const ns_metric_set *m, ns_run *r) {
     for (int i = 0; i < r->nmetrics; i++) free(r->metrics[i].name);
     free(r->metrics);

@@ -90,8 +90,6 @@ void ns_metrics_stream_end(ns_metric_stream *s, ns_metric_set *m);
  * chooses the scanner's: the best the CPU has unless `want` (NS_SIMD_*)
  * is less; returns the one in use.  The tests run each. */
 int ns_metrics_simd(int want);
-/* A whole file as one stream. */
-void ns_metrics_scan_file(ns_metric_set *m, const char *path);
 /* Copy the metrics that matched into run (replacing its list). */
 void ns_metrics_to_run(const ns_metric_set *m, ns_run *r);
 void ns_metrics_free(ns_metric_set *m);
