@@ -259,14 +259,6 @@ static void ns__anchor_line(ns_metric_stream *s, int a, const char *p, const cha
     s->anchors[a].skip_to = (size_t)(nl + 1 - p);
 }
 
-/* A candidate of anchor a at p + pos, where its first and last bytes match. */
-static inline void ns__anchor_try(ns_metric_stream *s, int a, const char *p, const char *end,
-                                  size_t pos) {
-    const struct ns_metric_anchor *an = &s->anchors[a];
-    if (pos < an->skip_to || memcmp(p + pos + 1, an->text + 1, an->len - 2)) return;
-    ns__anchor_line(s, a, p, end, pos);
-}
-
 /* Positions [from, len) of the block for anchor a, with memmem: the tail
  * the vector loop leaves, or the whole block without one. */
 static void ns__anchor_rest(ns_metric_stream *s, int a, const char *p, const char *end,
@@ -288,6 +280,14 @@ static void ns__anchor_rest(ns_metric_stream *s, int a, const char *p, const cha
  * from the read), 64 positions a step, so that a step without a candidate
  * is one branch; AVX2 takes four at a time. */
 #if defined(__SSE2__)
+/* A candidate of anchor a at p + pos, where its first and last bytes match. */
+static inline void ns__anchor_try(ns_metric_stream *s, int a, const char *p, const char *end,
+                                  size_t pos) {
+    const struct ns_metric_anchor *an = &s->anchors[a];
+    if (pos < an->skip_to || memcmp(p + pos + 1, an->text + 1, an->len - 2)) return;
+    ns__anchor_line(s, a, p, end, pos);
+}
+
 static size_t ns__anchor_sse2(ns_metric_stream *s, int a, const char *p, const char *end) {
     const struct ns_metric_anchor *an = &s->anchors[a];
     const __m128i first = _mm_set1_epi8(an->text[0]), last = _mm_set1_epi8(an->text[an->len - 1]);
