@@ -21,6 +21,8 @@ void ns_top_init(ns_top *t, int all) {
 
 void ns_top_free(ns_top *t) {
     ns_strmap_free(&t->names);
+    for (int i = 0; i < t->nids; i++) free(t->ids[i].row);
+    free(t->ids);
     free(t->rows);
     for (size_t i = 0; i < t->stages.count; i++) free(t->stage_desc[i]);
     free(t->stage_desc);
@@ -70,6 +72,38 @@ static void ns__top_sum(ns_top_row *row, const ns_node *n) {
     }
 }
 
+/* ====== Interning ====== */
+
+/* The name-id table of map m (made on its first report). */
+static ns_top_ids *ns__top_ids(ns_top *t, const ns_stage_map *m) {
+    for (int i = 0; i < t->nids; i++)
+        if (t->ids[i].map == m) return &t->ids[i];
+    t->ids = ns_xrealloc(t->ids, sizeof *t->ids * (size_t)(t->nids + 1));
+    t->ids[t->nids] = (ns_top_ids){m, NULL, 0};
+    return &t->ids[t->nids++];
+}
+
+/* The row of n's name: by its id in the map's memo when it has one (no
+ * hashing), else interned by name.  *added: the row is new. */
+static size_t ns__top_row_of(ns_top *t, ns_top_ids *ids, int id, const ns_node *n, int *added) {
+    if (ids && id >= 0 && (size_t)id < ids->n && ids->row[id]) {
+        *added = 0;
+        return ids->row[id] - 1;
+    }
+    size_t k = ns_strmap_intern(&t->names, n->name, added);
+    if (ids && id >= 0) {
+        if ((size_t)id >= ids->n) {
+            size_t cap = ids->n ? ids->n : 256;
+            while (cap <= (size_t)id) cap *= 2;
+            ids->row = ns_xrealloc(ids->row, sizeof *ids->row * cap);
+            memset(ids->row + ids->n, 0, sizeof *ids->row * (cap - ids->n));
+            ids->n = cap;
+        }
+        ids->row[id] = k + 1;
+    }
+    return k;
+}
+
 static int ns__is_container(const ns_node *n) {
     return n->child && (n->kind == NS_KIND_SCOPE || n->kind == NS_KIND_PIPELINE);
 }
@@ -79,9 +113,11 @@ void ns_top_add(ns_top *t, const ns_report *r) { ns_top_add_staged(t, r, NULL, N
 void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
                        const ns_stage_of *of) {
     int *slot = NULL;
+    ns_top_ids *ids = NULL;
     if (m) {
         slot = ns_xcalloc((size_t)ns_stage_count(m) + 1, sizeof *slot);
         ns__top_stages(t, m, slot);
+        ids = ns__top_ids(t, m);
     }
     t->reports++;
     double tw = r->root->val[NS_COL_WALL].v;
@@ -113,7 +149,7 @@ void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
          * own: summing both would count that time twice */
         if (!t->all && r->list_mode && n->kind == NS_KIND_PIPELINE) continue;
         int added;
-        size_t k = ns_strmap_intern(&t->names, n->name, &added);
+        size_t k = ns__top_row_of(t, ids, m ? of[i].name_id : -1, n, &added);
         if (k >= t->cap) {
             t->cap = t->cap ? t->cap * 2 : 256;
             t->rows = ns_xrealloc(t->rows, sizeof *t->rows * t->cap);

@@ -41,8 +41,19 @@ typedef struct {
     double mem_peak; /* the largest peak after one of them, kB */
 } ns_top_row;
 
+/* A row name is hashed once per row: the stage map's memo has already
+ * given it an id (ns_stage_of.name_id), and the row it sums into is found
+ * by that id -- per map, for the ids are the map's. */
+typedef struct {
+    const ns_stage_map *map; /* a map reports were added with (it outlives the ns_top) */
+    size_t *row;             /* per name id: its row index + 1, 0 not yet known */
+    size_t n;                /* entries in row */
+} ns_top_ids;
+
 typedef struct {
     ns_strmap names;   /* name -> row index */
+    ns_top_ids *ids;   /* per stage map used: name ids -> rows */
+    int nids;          /* entries in ids */
     ns_top_row *rows;  /* rows by index */
     size_t cap;        /* allocated rows */
     double total_wall; /* summed report totals (wall) */
