@@ -154,6 +154,9 @@ static void ns__line(void *ctx, const char *s, size_t n) {
         if (!ns_npu_log_line(s, n)) return;
         h->seen = 1;
     }
+    /* one pass for every text below: most lines of a log hold none (a
+     * strategy dump's JSON lines are read whole, once it has begun) */
+    if (!h->strat && !h->every_line && !ns_needles_any(&h->needles, s, n)) return;
     if (ns__strategy(h, s, n)) return;
     if (ns_npu_mem_line(&h->mem, s, n)) return; /* per-pass memory: npu/memory.h */
     if (ns__ws(h, s, n) || ns__trace(h, s, n)) return;
@@ -277,6 +280,7 @@ void ns_npu_hook_init(ns_npu_hook *h, const char *npuw, const ns_diag *d) {
     memset(h, 0, sizeof *h);
     h->npuw = npuw;
     h->ws_inits = -1;
+    ns_npu_needles(&h->needles);
     if (d) h->diag = *d;
     h->ops = (ns_scan_hook){h, ns__line, ns__begin, ns__label_new, ns__finish, ns__end};
 }

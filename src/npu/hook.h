@@ -30,6 +30,7 @@
 #ifndef NPUSCOPE_NPU_HOOK_H
 #define NPUSCOPE_NPU_HOOK_H
 
+#include "base/needles.h"
 #include "npu/memory.h"
 #include "parse/scan.h"
 
@@ -55,6 +56,8 @@ typedef struct {
     int strat_depth;           /* open braces of that JSON (lines waited, before it) */
     ns_buf strat_json;         /* the JSON collected so far */
     ns_npu_mem mem;            /* memory-usage-collector lines for the next report */
+    ns_needles needles;        /* the texts a line must hold to matter (npu.h) */
+    int every_line;            /* tests: every line through the matchers, no filter */
 } ns_npu_hook;
 
 /* Facts for every report; labels by `npuw` too when it is not NULL (a

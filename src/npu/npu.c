@@ -49,6 +49,23 @@ static const char *ns__find(const char *s, size_t n, const char *text) {
     return NULL;
 }
 
+/* ====== What a line must hold to matter ====== */
+
+void ns_npu_needles(ns_needles *nd) {
+    static const char *const others[] = {
+        "[dump-statistics-of-ie-ops]",             /* ie_ops (below) */
+        "Total number of Inits: ", "Compile Init[", /* weights separation (ns_npu_ws_line), */
+        "Compile Main",                             /* and memory.c's Init marker */
+        "[ NPUW:",                                  /* the trace, subgraph names */
+        "Final strategies for output pipelining:",  /* the strategy dump (hook.c) */
+        "Peak memory usage after '",                /* the memory collector (memory.c) */
+    };
+    ns_needles_init(nd);
+    for (size_t i = 0; i < sizeof ns__facts / sizeof ns__facts[0]; i++)
+        ns_needles_add(nd, ns__facts[i].text);
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) ns_needles_add(nd, others[i]);
+}
+
 /* Digits (and a '.') at p, up to end: their count, the value in *v. */
 static size_t ns__number(const char *p, const char *end, double *v) {
     char num[40];

@@ -18,6 +18,8 @@
 #ifndef NPUSCOPE_NPU_H
 #define NPUSCOPE_NPU_H
 
+#include "base/needles.h"
+
 #include <stddef.h>
 
 typedef enum {
@@ -28,6 +30,15 @@ typedef enum {
 /* Is the (cleaned) line an NPU compile fact?  Sets *name (static string),
  * *value and *side and returns 1; else 0. */
 int ns_npu_fact(const char *s, size_t n, const char **name, double *value, ns_fact_side *side);
+
+/* Every fixed text a matcher of this layer looks for on a line between
+ * reports (the facts above, the IE statistics, weights separation, the
+ * NPUW trace and subgraph lines, the strategy dump's head, the memory
+ * collector's lines): a line holding none of them is nothing to the hook,
+ * which asks ns_needles_any first (hook.c).  A matcher with a new text
+ * adds it here; tests/unit_npu_filter.c holds the hook with and without
+ * this filter to the same output over every fixture. */
+void ns_npu_needles(ns_needles *nd);
 
 /* Is the (cleaned) line one that only the NPU stack logs -- a vpux logger
  * line of the compiler ("[vpux-compiler]", "[compiler-threading]"), of the
