@@ -29,7 +29,7 @@ level and finds the reports there.  An NPUW LLM compile (--llm) runs several
 compilations (generate variant(s), prefill, LM head, each split into
 subgraphs), so one run prints several reports.  The end-of-compile lines
 "Compilation memory usage: Peak N KB" and "Compile net time: N ms" (newer
-compilers) come the same way and feed compiler_peak_kb and compile_net_ms.
+compilers) come the same way and feed compiler_vmpeak_kb, compiler_vmpeak_delta_kb and compile_net_ms.
 This script flushes its own output before and after the compile, so its lines
 do not interleave with the native ones.
 

@@ -29,9 +29,13 @@
 #      sized so the compile takes 1..2 s here), interleaved pairs, medians;
 #      target <= 1% (skipped without mlir-opt-22)
 #   7. capture throughput: `record` draining a child that writes
-#      BENCH_CAP_MB as fast as it can (yes | head) against the same pipeline
-#      writing straight to a file (best of 3 each); the captured stdout.log
-#      must hold every byte
+#      BENCH_CAP_MB of short lines as fast as it can (yes | head) against
+#      the same pipeline writing straight to a file (best of 3 each); target
+#      within 1.25x; the captured stdout.log must be byte for byte the
+#      pipeline's file (cmp)
+#   8. `top` on a report-dense CI log (many mlir-opt --mlir-timing runs)
+#      against a hand-written single-pass scanner and `wc -l`
+#      (tests/bench/dense.sh; BENCH_DENSE_MB of log)
 #
 # Environment:
 #   BENCH_MB=1100        size of the big log in MB (10^6 bytes)
@@ -491,10 +495,11 @@ echo
 cap_bytes=$((BENCH_CAP_MB * MB))
 CAP_LINE="npuscope capture line 0123456789abcdef"
 echo "== 7. capture throughput (a child writing $BENCH_CAP_MB MB as fast as it can, best of $BENCH_RUNS each)"
-cap_bare_s='' cap_rec_s='' cap_drain_s='' cap_got=''
+cap_bare_s='' cap_rec_s='' cap_drain_s='' cap_got='' cap_cmp=''
 free_kb=$(df -Pk "$W" 2>/dev/null | awk 'NR == 2 { print $4 }')
-if [ -n "$free_kb" ] && [ "$free_kb" -lt $((cap_bytes * 105 / 102400)) ]; then
-    echo "skipped: $W has $((free_kb / 1024)) MiB free, the capture needs about $((cap_bytes * 105 / 104857600)) MiB"
+# the pipeline's file stays while record runs, to compare: twice the bytes
+if [ -n "$free_kb" ] && [ "$free_kb" -lt $((cap_bytes * 210 / 102400)) ]; then
+    echo "skipped: $W has $((free_kb / 1024)) MiB free, the capture needs about $((cap_bytes * 210 / 104857600)) MiB"
 else
     echo "child   : sh -c 'yes \"$CAP_LINE\" | head -c $cap_bytes'"
     best_b='' best_r='' best_d='' cap_ok=1
@@ -503,8 +508,7 @@ else
         # the same pipeline straight to a file
         time_run "$W/out" sh -c 'yes "$1" | head -c "$2" > "$3"' sh "$CAP_LINE" "$cap_bytes" "$BAREOUT" || { cap_ok=0; break; }
         if [ -z "$best_b" ] || [ "$T" -lt "$best_b" ]; then best_b=$T; fi
-        rm -f "$BAREOUT"
-        # through npuscope record
+        # through npuscope record (the file stays, to compare stdout.log with)
         rm -rf "$CAPDIR"
         time_run "$W/out" "$NPUSCOPE" record -q -o "$CAPDIR" -- sh -c 'yes "$1" | head -c "$2"' sh "$CAP_LINE" "$cap_bytes" || { cap_ok=0; }
         if [ "$cap_ok" = 1 ]; then
@@ -518,8 +522,13 @@ else
                 cap_got=none
             fi
             [ "$cap_got" = "$cap_bytes" ] || { fail "the captured stdout.log has ${cap_got} bytes, expected $cap_bytes"; cap_ok=0; }
+            # byte for byte what the same pipeline wrote to a file
+            if [ "$cap_ok" = 1 ]; then
+                if cmp -s "${logs[0]}" "$BAREOUT"; then cap_cmp=identical
+                else cap_cmp=DIFFERENT; fail "the captured stdout.log differs from the pipeline's own output (cmp)"; cap_ok=0; fi
+            fi
         fi
-        rm -rf "$CAPDIR"
+        rm -rf "$CAPDIR"; rm -f "$BAREOUT"
     done
     rm -f "$BAREOUT"; rm -rf "$CAPDIR"
     if [ -n "$best_b" ]; then
@@ -531,12 +540,17 @@ else
         echo "npuscope record (whole process)     : ${cap_rec_s} s  $(mbps "$cap_bytes" "$cap_rec_s") MB/s"
         if [ -n "$best_d" ]; then
             cap_drain_s=$(calc "%.3f" "$best_d")
-            echo "  draining only (run.json wall_s)   : ${cap_drain_s} s  $(mbps "$cap_bytes" "$cap_drain_s") MB/s (the rest: npuscope's work after the child exits, scanning the logs for reports and metrics)"
+            echo "  draining only (run.json wall_s)   : ${cap_drain_s} s  $(mbps "$cap_bytes" "$cap_drain_s") MB/s (the rest: npuscope's work after the child exits: run.json, the rename)"
         fi
-        echo "ratio record/file                   : $(calc "%.2f" "$cap_bare_s / $cap_rec_s")"
+        echo "ratio record/file                   : $(calc "%.2f" "$cap_rec_s / $cap_bare_s") (target <= 1.25: $(met "$cap_rec_s / $cap_bare_s <= 1.25"))"
     fi
-    echo "stdout.log: ${cap_got:-none} bytes (expected $cap_bytes)"
+    echo "stdout.log: ${cap_got:-none} bytes (expected $cap_bytes), ${cap_cmp:-not compared} to the file (cmp)"
 fi
+
+# --- 8. the report-dense CI log against a hand-written scanner ------------------------
+echo
+echo "== 8. top on a report-dense CI log (many mlir-opt --mlir-timing runs) against a hand-written single-pass scanner (tests/bench/dense.sh)"
+BENCH_DIR=$W BENCH_DENSE_MB=$BENCH_DENSE_MB BENCH_RUNS=$BENCH_RUNS NPUSCOPE=$NPUSCOPE bash tests/bench/dense.sh || fail "tests/bench/dense.sh failed"
 
 # --- table ---------------------------------------------------------------------
 echo
@@ -585,9 +599,9 @@ else
     row "record overhead" "skipped" "-" "-" "<= 1%" "-"
 fi
 if [ -n "$cap_rec_s" ]; then
-    row "capture throughput, $BENCH_CAP_MB MB" "$(mbps "$cap_bytes" "$cap_rec_s") MB/s" "file $(mbps "$cap_bytes" "$cap_bare_s") MB/s" "$(calc "%.2f" "$cap_bare_s / $cap_rec_s")" "-" "-"
+    row "record of $BENCH_CAP_MB MB of short lines" "$(mbps "$cap_bytes" "$cap_rec_s") MB/s" "file $(mbps "$cap_bytes" "$cap_bare_s") MB/s" "$(calc "%.2f" "$cap_rec_s / $cap_bare_s")x" "<= 1.25x" "$(met "$cap_rec_s / $cap_bare_s <= 1.25")"
     [ -z "$cap_drain_s" ] ||
-        row "capture drain only (wall_s)" "$(mbps "$cap_bytes" "$cap_drain_s") MB/s" "file $(mbps "$cap_bytes" "$cap_bare_s") MB/s" "$(calc "%.2f" "$cap_bare_s / $cap_drain_s")" "-" "-"
+        row "capture drain only (wall_s)" "$(mbps "$cap_bytes" "$cap_drain_s") MB/s" "file $(mbps "$cap_bytes" "$cap_bare_s") MB/s" "$(calc "%.2f" "$cap_drain_s / $cap_bare_s")x" "-" "-"
 elif [ -n "$cap_bare_s" ]; then
     row "capture throughput" "FAILED" "file $(mbps "$cap_bytes" "$cap_bare_s") MB/s" "-" "-" "-"
 else
@@ -595,7 +609,10 @@ else
 fi
 if [ -n "$cap_got" ]; then
     row "captured stdout.log bytes" "$cap_got" "= ${BENCH_CAP_MB}e6" "-" "equal" "$( [ "$cap_got" = "$cap_bytes" ] && echo met || echo "NOT MET")"
+    row "captured stdout.log vs the file (cmp)" "${cap_cmp:-not compared}" "-" "-" "identical" "$( [ "$cap_cmp" = identical ] && echo met || echo "NOT MET")"
 fi
 echo "(MB = 10^6 bytes; RSS in MiB = 2^20 bytes; timings are informative, never asserted)"
+
+NPUSCOPE=$NPUSCOPE BENCH_RUNS=$BENCH_RUNS bash tests/bench/load.sh || FAILED=1 # run folders: table/report vs a jansson load
 
 exit "$FAILED"

@@ -30,6 +30,9 @@ FIX=tests/fixtures
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 pass=0 fail=0 skips=0
+# text for people fits $COLUMNS (src/cli/cli.h): a test gets every column
+# unless it sets a width itself
+unset COLUMNS
 
 ok()   { pass=$((pass + 1)); [ -n "${VERBOSE:-}" ] && echo "ok   $*"; return 0; }
 bad()  { fail=$((fail + 1)); echo "FAIL $*"; }
@@ -245,11 +248,12 @@ golden_layout() {
 
 # ---------------------------------------------------------------- NPU logs
 npu_no_leak() {
-    # facts only with --npu, and an MLIR log has none; an NPU log has them
-    # with --npu (without that, "none" would hold of a broken --npu too)
+    # an MLIR log has no facts, even with --npu; an NPU log none with
+    # --no-npu (without --npu it is recognised: tests/run_npu.sh), and has
+    # them with --npu (without that, "none" would hold of a broken --npu too)
     "$NPUSCOPE" tree --npu --format json "$FIX/noisy-build.log" >"$TMP/npu1" || return 1
     jqt '(.reports | length > 0) and ([.reports[] | has("metrics")] | any | not)' "$TMP/npu1" || return 1
-    "$NPUSCOPE" tree --format json "$FIX/constructed-npu-2025.log" >"$TMP/npu2" || return 1
+    "$NPUSCOPE" tree --no-npu --format json "$FIX/constructed-npu-2025.log" >"$TMP/npu2" || return 1
     jqt '(.reports | length > 0) and ([.reports[] | has("metrics")] | any | not)' "$TMP/npu2" || return 1
     "$NPUSCOPE" tree --npu --format json "$FIX/constructed-npu-2025.log" >"$TMP/npu3" || return 1
     jqt '(.reports | length > 0) and ([.reports[] | .metrics | length > 0] | all)' "$TMP/npu3"
@@ -307,6 +311,9 @@ bad_case() {
             INPUT) args[a]=$input ;;
             INPUT_TEXT) args[a]=$(cat "$input") ;;
             OUTDIR) args[a]=$TMP/bad-out-$name; rm -rf "${args[a]}" ;;
+            RUNDIR) # a folder of one run folder, NAME, whose run.json is the input
+                args[a]=$TMP/bad-runs-$name; rm -rf "${args[a]}"
+                mkdir -p "${args[a]}/$name" && cp "$input" "${args[a]}/$name/run.json" || return 1 ;;
         esac
     done
     bad_run "$TMP/bad.out" "$TMP/bad.err" "$input" "${args[@]}"; rc=$?

@@ -166,7 +166,7 @@ present "e2e clang-22 -ftime-trace/-ftime-report" clang-22 &&
 # never a crash, a hang or unbounded memory (tests/bad/README.md).
 # shellcheck source=tests/run_bad.sh
 . tests/run_bad.sh
-# the constructed study: regimes, the per-report fit, size_b (tests/run_study.sh)
+# the constructed study: regimes, the per-report fit, size_b, the page figures (tests/run_study.sh)
 # shellcheck source=tests/run_study.sh
 . tests/run_study.sh
 # the vpux stage map against the compiler's own pass order (tests/stagemap)
@@ -175,6 +175,12 @@ present "e2e clang-22 -ftime-trace/-ftime-report" clang-22 &&
 # the tables of one clang/flang/opt/llc compile counted once (tests/run_groups.sh)
 # shellcheck source=tests/run_groups.sh
 . tests/run_groups.sh
+# per-pass memory: memory-usage-collector lines, tree/run.json/top/diff (tests/run_memory.sh)
+# shellcheck source=tests/run_memory.sh
+. tests/run_memory.sh
+# NPU facts, old and new forms, and NPU logs recognised without a flag
+# shellcheck source=tests/run_npu.sh
+. tests/run_npu.sh
 
 # A large input crosses many read-buffer boundaries: the same reports must
 # come out as from the small file, byte for byte, from a file and a pipe.
@@ -202,7 +208,7 @@ npuw_dev_names() {
         jqt '[.reports[].label] == ["Model0_kv1152_REP00C9__0", "Model0_kv1152_prefill_1", "generate/3"]'
 }
 check "npuw: developer-build subgraph names label their reports" npuw_dev_names
-check "npu facts: none without --npu, none in non-NPU logs" npu_no_leak
+check "npu facts: none with --no-npu, none in non-NPU logs" npu_no_leak
 npu_strategy_log() {
     # dump-strategy-to-log=true: the strategy JSON in the log, then the report
     { echo "[INFO] 09:41:01.000 [output-pipelining] Final strategies for output pipelining:"
@@ -237,13 +243,15 @@ fi
 if tier_full; then
     # shellcheck source=tests/run_analysis.sh
     . tests/run_analysis.sh
+    # shellcheck source=tests/run_configs.sh
+    . tests/run_configs.sh
     # real neighbours: a one-host Slurm cluster, and pandas reading the tables
     # shellcheck source=tests/run_slurm.sh
     . tests/run_slurm.sh
     # shellcheck source=tests/run_pandas.sh
     . tests/run_pandas.sh
 else
-    skip "fit and diff on real compiles, Slurm, pandas (tests/run_analysis.sh, run_slurm.sh, run_pandas.sh; make check)"
+    skip "fit and diff on real compiles, configurations and widths, Slurm, pandas (tests/run_analysis.sh, run_configs.sh, run_slurm.sh, run_pandas.sh; make check)"
 fi
 
 # ---------------------------------------------------------------- 7. other builds

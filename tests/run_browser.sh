@@ -36,15 +36,46 @@ rb_page() {
     [ -z "$(grep -o 'href="[^#"][^"]*"' "$RB/npuw.html")" ] || { echo "a link out"; return 1; }
     [ "$(grep -o 'https\?://[^"]*' "$RB/npuw.html" | sort -u)" = "http://www.w3.org/2000/svg" ] || return 1
     rb_data "$RB/npuw.html" >"$RB/npuw.json"
-    jqt '.format == "npuscope-report" and (.reports | length) == 7 and
-           ([.reports[].label] == ["generate/1","generate/2","generate/3","prefill/1","prefill/2","prefill/3","lm_head"])' \
+    jqt '.format == "npuscope-report" and .version == 2 and (.reports.label | length) == 7 and
+           ([.reports.label[] | $s[.]] == ["generate/1","generate/2","generate/3","prefill/1","prefill/2","prefill/3","lm_head"])
+           and (.shapes | length) <= 7' --argjson s "$(jq -c .strings "$RB/npuw.json")" \
         "$RB/npuw.json" || { echo "data block"; return 1; }
-    # the trees are the tree JSON of the same input
-    "$NPUSCOPE" tree --npuw --format json "$FIX/constructed-npuw-7.log" | jq -c '[.reports[].root]' >"$RB/want"
-    jq -c '[.reports[].tree.root]' "$RB/npuw.json" | cmp -s - "$RB/want" || { echo "trees differ from tree --format json"; return 1; }
-    grep -q 'id="heaviest-passes"' "$RB/npuw.html"
+    grep -q 'id="heaviest-passes"' "$RB/npuw.html" || return 1
+    # decoded (tests/browser/data.mjs), the trees are the tree JSON of the
+    # same input, value for value (less the rows' line numbers)
+    command -v node >/dev/null 2>&1 || { echo "(node missing: the decoded trees are not compared)"; return 0; }
+    "$NPUSCOPE" tree --npuw --format json "$FIX/constructed-npuw-7.log" | rb_roots >"$RB/want"
+    node tests/browser/data.mjs "$RB/npuw.html" | rb_roots | cmp -s - "$RB/want" || { echo "trees differ from tree --format json"; return 1; }
 }
-check "report: one self-contained page, CSP, no URL, the data block holds the tree JSON" rb_page
+# [root of each report] without the rows' line numbers, as jq prints it
+rb_roots() { jq -c '[.reports[].root] | walk(if type == "object" then del(.line) else . end)'; }
+check "report: one self-contained page, CSP, no URL, the data block decodes to the tree JSON" rb_page
+
+# The data block of a sweep: compact (a string table, shapes shared by
+# every report of the same passes, scaled integers), and exact: decoded, each
+# embedded run's trees are its run.json's.
+rb_sweep_data() {
+    # two configurations of five runs, each run one report of the same passes
+    "$NPUSCOPE" report -q -o "$RB/runs.html" tests/data/pr/runs 2>/dev/null || return 1
+    rb_data "$RB/runs.html" >"$RB/runs.json"
+    jqt '(.configs.mode | length) == 2 and .configs.n == [5, 5] and .logs == 0 and .primary == 2
+         and .runs.roles == [1, 1, 2, 4, 2, 4] and (.runs.count | add) == 6 and (.shapes | length) == 1' \
+        "$RB/runs.json" || { echo "configs"; return 1; }
+    command -v node >/dev/null 2>&1 || return 0
+    local i id first count
+    node tests/browser/data.mjs "$RB/runs.html" >"$RB/runs.dec"
+    for i in $(jq '.runs.config | keys[]' "$RB/runs.json"); do
+        id=$(jq -r --argjson i "$i" '.strings[.runs.id[$i]]' "$RB/runs.json")
+        first=$(jq --argjson i "$i" '.runs.first[$i]' "$RB/runs.json")
+        count=$(jq --argjson i "$i" '.runs.count[$i]' "$RB/runs.json")
+        [ "$count" -gt 0 ] || continue
+        jq -c --argjson f "$first" --argjson n "$count" '{reports: .reports[$f:$f+$n]}' "$RB/runs.dec" | rb_roots >"$RB/got"
+        jq -c '{reports: .reports}' "tests/data/pr/runs/$id/run.json" | rb_roots | cmp -s - "$RB/got" ||
+            { echo "run $id: the embedded trees differ from its run.json"; return 1; }
+        [ -s "$RB/got" ] || return 1
+    done
+}
+check "report: a sweep's data block is compact and exact (decoded trees = run.json)" rb_sweep_data
 
 rb_hostile() {
     sed -e 's/Canonicalizer$/<script>alert(1)<\/script>/' \
@@ -54,7 +85,7 @@ rb_hostile() {
     grep -q '<img\|<script>alert' "$RB/hostile.html" && { echo "markup from the log"; return 1; }
     [ "$(grep -o '</script>' "$RB/hostile.html" | wc -l)" -eq 2 ] || { echo "a third </script>"; return 1; }
     rb_data "$RB/hostile.html" | grep -q '<' && { echo "'<' in the data block"; return 1; }
-    rb_data "$RB/hostile.html" | jqt '[.. | objects | .name? // empty] | index("<script>alert(1)</script>") != null' &&
+    rb_data "$RB/hostile.html" | jqt '.strings | index("<script>alert(1)</script>") != null' &&
     grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' "$RB/hostile.html"
 }
 check "report: pass names with <script>, </script>, <img onerror> stay text (escaped, data block without '<')" rb_hostile
@@ -73,7 +104,7 @@ rb_bidi() {
     grep -q 'heaviest pass is Canon\\u202Eicalizer\\x07: ' "$RB/bidi.rest" ||
         { grep -o 'heaviest pass[^<]*' "$RB/bidi.rest"; return 1; }
     # the data block keeps the name exactly (the explorer escapes it for display)
-    rb_data "$RB/bidi.html" | jqt '[.. | objects | .name? // empty] | index("Canon\u202eicalizer\u0007") != null'
+    rb_data "$RB/bidi.html" | jqt '.strings | index("Canon\u202eicalizer\u0007") != null'
 }
 check "report: a U+202E override or BEL in a name is shown escaped in findings and tables, kept exact in the data" rb_bidi
 
@@ -83,7 +114,7 @@ rb_same() {
     [ -s "$RB/same1" ] && cmp "$RB/same1" "$RB/same2" &&
     grep -q '<table id="runs-table">' "$RB/same1" &&
     [ "$(grep -c '^<tr class="\(cold\|warm\)">' "$RB/same1")" -eq 8 ] &&
-    rb_data "$RB/same1" | jqt '(.reports | length) == 15'
+    rb_data "$RB/same1" | jqt '(.reports.label | length) == 15 and .logs == 15 and (.configs.mode | length) == 8'
 }
 check "report: the same input gives the same bytes (-o -: a log and run folders)" rb_same
 

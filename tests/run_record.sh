@@ -287,10 +287,10 @@ builtin_metrics() {
         "llama_perf_context_print:        eval time =  1000.00 ms /    31 runs (   32.26 ms per token,    31.00 tokens per second)" \
         "Throughput : 12.50 $(printf '\302\261') 0.30 tokens/s" >"$R/metrics.txt"
     "$NPUSCOPE" record -q -o "$R/bm" -- cat "$R/metrics.txt" || return 1
-    jqt '.metrics == {"compile_model_ms": 1234.56, "compiler_peak_kb": 612000, "compile_net_ms": 350, "tokens_per_s": 12.5}
+    jqt '.metrics == {"compile_model_ms": 1234.56, "compiler_vmpeak_delta_kb": 512000, "compiler_vmpeak_kb": 612000, "compile_net_ms": 350, "tokens_per_s": 12.5}
            and .metric_counts.compile_net_ms == 2' "$R"/bm/*/run.json || { jq -c .metrics "$R"/bm/*/run.json; return 1; }
 }
-check "built-in metrics: benchmark_app, NPU compiler (max, sum), llama.cpp, GenAI" builtin_metrics
+check "built-in metrics: benchmark_app, NPU compiler (VmPeak absolute: max, delta and net time: sum), llama.cpp, GenAI" builtin_metrics
 
 # an NPUW LLM compile recorded: labels from the NPUW_LLM tag, then grouped
 # by sub-model kind in top and table
@@ -311,6 +311,36 @@ dry_run() {
     [ ! -e "$R/dry" ] && [ "$(wc -l <"$R/dry.out")" -eq 2 ] && grep -q 'W=2 echo 2' "$R/dry.out"
 }
 check "sweep --dry-run prints the plan and runs nothing" dry_run
+
+# the reports are found while the output is drained, in the pieces the
+# pipes cut (nothing is read again after the exit): stdout's reports, then
+# stderr's after them, numbered and labelled as a scan of stdout.log then
+# stderr.log gives -- with both streams writing reports, a pause between
+# pieces, and a last line without a newline
+rec_streams_scanned() {
+    "$NPUSCOPE" record -q -o "$R/streams" -- sh -c "cat '$FIX/mlir22-tree-st.txt'; cat '$FIX/opt22-time-passes.txt' >&2;
+        sleep 0.2; cat '$FIX/mlir22-tree-mt.txt'; printf 'partial ==='" || return 1
+    local d; d=$(echo "$R"/streams/run-*)
+    jqt '[.reports[] | [.index, .label, .source.file]] == [[0, "#1", "stdout.log"], [1, "#2", "stdout.log"],
+         [2, "#3", "stderr.log"], [3, "#4", "stderr.log"], [4, "#5", "stderr.log"]]' "$d/run.json" || return 1
+    # tree names the files as given: their base names, as run.json has them
+    "$NPUSCOPE" tree --format json "$d/stdout.log" "$d/stderr.log" |
+        jq -c '.reports | map(.source.file |= sub(".*/"; ""))' >"$R/streams.tree" &&
+        jq -c .reports "$d/run.json" | cmp - "$R/streams.tree"
+}
+check "record scans the output as it arrives: the reports a scan of the logs finds, in order" rec_streams_scanned
+# the same with the NPU hook (facts, NPUW labels), which looks at every line
+rec_streams_npu() {
+    "$NPUSCOPE" record -q --preset npu --npuw -o "$R/streams-npu" -- \
+        sh -c "cat '$FIX/constructed-npuw-7.log'; cat '$FIX/constructed-npu-2025.log' >&2" || return 1
+    local d; d=$(echo "$R"/streams-npu/run-*)
+    jqt '(.reports | length) == 8 and .reports[0].label == "generate/1" and .reports[0].metrics.compile_net_ms == 1478' \
+        "$d/run.json" || return 1
+    "$NPUSCOPE" tree --npu --npuw --format json "$d/stdout.log" "$d/stderr.log" |
+        jq -c '.reports | map(.source.file |= sub(".*/"; ""))' >"$R/streams-npu.tree" &&
+        jq -c .reports "$d/run.json" | cmp - "$R/streams-npu.tree"
+}
+check "record --preset npu --npuw: facts and labels found as the output arrives equal tree's" rec_streams_npu
 
 # every run.json written above -- hostile tags and values, signals, full
 # disks, interrupted runs -- is strict JSON (jansson, tests/jsoncheck.c)

@@ -75,7 +75,7 @@ fake badfolded 'for a do [ "$a" = folded ] && { "'"$REAL"'" "$@"; echo "no count
     "exec \"$REAL\" \"\$@\""
 fake nojson 'for a do [ "$a" = json ] && exit 0; done' "exec \"$REAL\" \"\$@\""
 # the real binary with --npu dropped: an --npu that attaches nothing
-fake nonpu 'for a do shift; [ "$a" = --npu ] || set -- "$@" "$a"; done' "exec \"$REAL\" \"\$@\""
+fake nonpu 'for a do shift; if [ "$a" = --npu ]; then set -- "$@" --no-npu; else set -- "$@" "$a"; fi; done' "exec \"$REAL\" \"\$@\""
 
 # ---------------------------------------------------------------- jqt
 st_jq() { printf '%s' "$1" | jqt "$2"; }

@@ -477,7 +477,7 @@ static void test_verdicts(void) {
         const char *text;    /* expected ns_diff_verdict_text */
     } vt[] = {
         {"metric:tokens_per_s", NS_DIFF_METRIC, 1, 1, "faster (higher)"},
-        {"metric:compiler_peak_kb", NS_DIFF_METRIC, 1, 0, "slower (higher)"},
+        {"metric:compiler_vmpeak_kb", NS_DIFF_METRIC, 1, 0, "slower (higher)"},
         {"metric:tokens_per_s", NS_DIFF_METRIC, 0, 1, "slower (lower)"},
         {"total", NS_DIFF_TOTAL, 0, 0, "faster"},
     };
@@ -496,7 +496,7 @@ static void test_verdicts(void) {
           ns_metric_higher_is_better("req_per_second") && ns_metric_higher_is_better("throughput_fps") &&
           ns_metric_higher_is_better("decode_throughput"));
     CHECK(!ns_metric_higher_is_better("compile_net_ms") && !ns_metric_higher_is_better("per_s") &&
-          !ns_metric_higher_is_better("compiler_peak_kb") && !ns_metric_higher_is_better("") &&
+          !ns_metric_higher_is_better("compiler_vmpeak_kb") && !ns_metric_higher_is_better("") &&
           !ns_metric_higher_is_better("tokens_per_s_ms"));
 }
 

@@ -284,18 +284,19 @@ static void test_groups(void) {
     CHECK(skipped == 1);
     CHECK(n == 5);
     if (n == 5) {
-        /* groups by their first run in id order */
-        CHECK(strcmp(g[0].config, "model=cnn") == 0 && g[0].n == 1);
-        CHECK(strcmp(g[1].config, "model=llm,window=128") == 0 && strcmp(g[1].mode, "cold") == 0);
-        CHECK(g[1].n == 2 && strcmp(g[1].runs[0]->id, "b-r1") == 0 &&
-              strcmp(g[1].runs[1]->id, "b-r2") == 0);
-        CHECK(strcmp(g[2].config, "model=llm,window=128") == 0 && strcmp(g[2].mode, "warm") == 0);
-        CHECK(strcmp(g[3].config, "model=llm") == 0 && g[3].n == 1);
-        CHECK(strcmp(g[4].config, "") == 0 && strcmp(g[4].mode, "none") == 0);
+        /* groups in table's order: tag by tag in the order the keys were
+         * first read (window, then model), a missing value first; then mode */
+        CHECK(strcmp(g[0].config, "") == 0 && strcmp(g[0].mode, "none") == 0);
+        CHECK(strcmp(g[1].config, "model=cnn") == 0 && g[1].n == 1);
+        CHECK(strcmp(g[2].config, "model=llm") == 0 && g[2].n == 1);
+        CHECK(strcmp(g[3].config, "model=llm,window=128") == 0 && strcmp(g[3].mode, "cold") == 0);
+        CHECK(g[3].n == 2 && strcmp(g[3].runs[0]->id, "b-r1") == 0 &&
+              strcmp(g[3].runs[1]->id, "b-r2") == 0);
+        CHECK(strcmp(g[4].config, "model=llm,window=128") == 0 && strcmp(g[4].mode, "warm") == 0);
 
         /* report k with report k: position 2 has only b-r2 */
         ns_merged **ms = NULL;
-        int nm = ns_merge_group_reports(&g[1], &ms);
+        int nm = ns_merge_group_reports(&g[3], &ms);
         CHECK(nm == 2);
         if (nm == 2) {
             CHECK(strcmp(ms[0]->report->label, "model=llm,window=128 cold prefill") == 0);
@@ -307,7 +308,7 @@ static void test_groups(void) {
         }
         for (int k = 0; k < nm; k++) ns_merge_free(ms[k]);
         free(ms);
-        nm = ns_merge_group_reports(&g[4], &ms);
+        nm = ns_merge_group_reports(&g[0], &ms);
         CHECK(nm == 1 && strcmp(ms[0]->report->label, "none prefill") == 0);
         for (int k = 0; k < nm; k++) ns_merge_free(ms[k]);
         free(ms);
@@ -316,8 +317,40 @@ static void test_groups(void) {
     ns_runset_free(&s);
 }
 
+/* Groups in table's order: numbers as numbers (1000, 2000, 16000, never
+ * 1000, 16000, 2000 as text), and runs of two commands without tags are
+ * two groups, each labelled by its command's distinguishing word. */
+static void test_group_order(void) {
+    ns_runset s = {0};
+    add_run(&s, "funcs-1000-r1", "funcs=1000", "none", 0, 1);
+    add_run(&s, "funcs-16000-r1", "funcs=16000", "none", 0, 1);
+    add_run(&s, "funcs-2000-r1", "funcs=2000", "none", 0, 1);
+    add_run(&s, "run-a", "", "none", 0, 1);
+    add_run(&s, "run-b", "", "none", 0, 1);
+    const char *cmd[2] = {"-O1", "-O3"};
+    for (int i = 0; i < 2; i++) {
+        ns_run *r = &s.runs[3 + i];
+        r->argv = ns_xcalloc(3, sizeof *r->argv);
+        r->argv[0] = ns_strdup("opt");
+        r->argv[1] = ns_strdup(cmd[i]);
+    }
+    ns_merge_group *g = NULL;
+    int n = ns_merge_groups(&s, &g, NULL);
+    CHECK(n == 5);
+    if (n == 5) {
+        CHECK(strcmp(g[0].config, "config=-O1") == 0 && strcmp(g[0].runs[0]->id, "run-a") == 0);
+        CHECK(strcmp(g[1].config, "config=-O3") == 0 && strcmp(g[1].runs[0]->id, "run-b") == 0);
+        CHECK(strcmp(g[2].config, "funcs=1000") == 0);
+        CHECK(strcmp(g[3].config, "funcs=2000") == 0);
+        CHECK(strcmp(g[4].config, "funcs=16000") == 0);
+    }
+    ns_merge_groups_free(g, n);
+    ns_runset_free(&s);
+}
+
 int main(void) {
     test_merge();
+    test_group_order();
     test_single_and_columns();
     test_deep();
     test_groups();

@@ -6,13 +6,16 @@
  * rows, baseline ratios and their summary, the median run; two tables built
  * with different key orders in one program do not see each other's order
  * (the sort reads no global).  The grid: alignment, no padding at a line's
- * end, control characters blanked, Markdown escaping and its rule.
+ * end, control characters blanked, Markdown escaping and its rule; fitted
+ * to a width (render/width.h): names shortened in the middle, a column of
+ * lower priority left out with a note, numbers whole, wrapping at blanks.
  *
  * Prints one line per failure and ends with "unit_table: N passed, N failed". */
 #include "check.h"
 
 #include "analyse/table.h"
 #include "render/grid.h"
+#include "render/width.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -158,8 +161,73 @@ static void test_grid(void) {
     ns_buf_free(&b);
 }
 
+/* ====== Fitting a width (render/width.h, grid.h) ====== */
+
+/* Longest line of s in characters. */
+static size_t widest_line(const char *s) {
+    size_t most = 0, w = 0;
+    for (; *s; s++) {
+        if (*s == '\n') w = 0;
+        else if (((unsigned char)*s & 0xC0) != 0x80 && ++w > most) most = w;
+    }
+    return most;
+}
+
+static void test_width(void) {
+    ns_buf b = {0};
+    ns_width_put_short(&b, "abcdefghij", 5); /* of an odd room the end keeps one more */
+    CHECK(strcmp(b.data, "ab\xe2\x80\xa6ij") == 0);
+    b.len = 0;
+    ns_width_put_short(&b, "abcdefghij", 6);
+    CHECK(strcmp(b.data, "ab\xe2\x80\xa6hij") == 0);
+    b.len = 0;
+    ns_width_put_short(&b, "abc", 5);
+    CHECK(strcmp(b.data, "abc") == 0);
+    b.len = 0;
+    ns_width_wrap(&b, "aaa bbb ccc", 7, 0, 2);
+    CHECK(strcmp(b.data, "aaa bbb\n  ccc\n") == 0);
+    b.len = 0;
+    ns_width_wrap(&b, "x 1234567.89012", 6, 0, 0); /* a number is never cut */
+    CHECK(strcmp(b.data, "x\n1234567.89012\n") == 0);
+    b.len = 0;
+    ns_width_wrap(&b, "x tests/some/long/path.txt:12", 16, 0, 0); /* a path keeps its end */
+    CHECK(strcmp(b.data, "x\ntests/s\xe2\x80\xa6h.txt:12\n") == 0);
+    b.len = 0;
+    ns_width_wrap(&b, "a\x1f" "b c", 0, 0, 0); /* no width: as it is */
+    CHECK(strcmp(b.data, "a b c\n") == 0);
+    ns_buf_free(&b);
+
+    /* a grid at 24 columns: the name shrinks only as far as its floor,
+     * the priority-1 column goes, a note says so; numbers stay whole */
+    int prio[] = {0, 0, 1};
+    char shrink[] = {1, 0, 0};
+    ns_grid g = {NULL, 0, 3, "lrr", NULL, 0};
+    const char *cells[] = {"name", "median s", "extra", "a-very-long-configuration-name", "12.3456",
+                           "99", "short", "1.0000", "98"};
+    for (int i = 0; i < 9; i++) ns_grid_add(&g, cells[i]);
+    ns_grid_fit fit = {24, prio, shrink};
+    ns_buf o = {0};
+    ns_grid_write_fit(&o, &g, &fit);
+    CHECK(widest_line(o.data) <= 24 || (printf("%s", o.data), 0));
+    CHECK(strstr(o.data, "12.3456") && strstr(o.data, "1.0000") && !strstr(o.data, "99"));
+    CHECK(strstr(o.data, "a-very\xe2\x80\xa6on-name   12.3456") && strstr(o.data, "(1 column left out to"));
+    CHECK(strstr(o.data, "extra;") != NULL);
+    /* wide enough: as without a width */
+    o.len = 0;
+    for (int i = 0; i < 9; i++) ns_grid_add(&g, cells[i]);
+    fit.width = 200;
+    ns_grid_write_fit(&o, &g, &fit);
+    ns_buf plain = {0};
+    for (int i = 0; i < 9; i++) ns_grid_add(&g, cells[i]);
+    ns_grid_write(&plain, &g);
+    CHECK(strcmp(o.data, plain.data) == 0);
+    ns_buf_free(&o);
+    ns_buf_free(&plain);
+}
+
 int main(void) {
     test_table();
     test_grid();
+    test_width();
     return check_summary("unit_table");
 }

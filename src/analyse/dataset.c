@@ -323,6 +323,10 @@ int ns_runs_read(const char *dir, ns_run **runs, int *nruns) {
     return ns_run_folder_read(dir, runs, nruns, &ns_diag_stderr);
 }
 
+int ns_runs_each(const char *dir, ns_run_fn fn, void *ctx) {
+    return ns_run_folder_each(dir, fn, ctx, &ns_diag_stderr);
+}
+
 int ns_runset_read(ns_runset *s, const char *dir) {
     return ns_runs_read(dir, &s->runs, &s->nruns);
 }
@@ -355,8 +359,9 @@ int ns_select_parse(ns_kvlist *sel, const char *spec) {
 
 int ns_select_match(const ns_run *r, const ns_kvlist *sel) {
     if (!sel) return 1;
-    for (int i = 0; i < sel->n; i++) {
-        const char *v = ns_kv_get(&r->tags, sel->items[i].key);
+    char buf[256];
+    for (int i = 0; i < sel->n; i++) { /* derived tags select too: --where family=qwen2 */
+        const char *v = ns_run_tag(r, sel->items[i].key, buf, sizeof buf);
         if (!v || strcmp(v, sel->items[i].value) != 0) return 0;
     }
     return 1;
@@ -409,95 +414,8 @@ int ns_selection_modes(const ns_selection *sel, const char **modes, int max) {
     return n;
 }
 
-/* ====== Configurations ====== */
-
-static int ns__cmp_kv(const void *a, const void *b) {
-    return strcmp((*(const ns_kv *const *)a)->key, (*(const ns_kv *const *)b)->key);
-}
-
-/* Same tags as tags[0..ntags), sorted by key like c's? */
-static int ns__same_tags(const ns_config *c, const ns_kv **tags, int ntags) {
-    if (c->ntags != ntags) return 0;
-    for (int i = 0; i < ntags; i++)
-        if (strcmp(c->tags[i]->key, tags[i]->key) || strcmp(c->tags[i]->value, tags[i]->value))
-            return 0;
-    return 1;
-}
-
-int ns_configs_new(const ns_run *runs, int nruns, ns_config **out, const char ***keys,
-                   int *nkeys) {
-    ns_config *cf = NULL;
-    int n = 0;
-    for (int i = 0; i < nruns; i++) {
-        const ns_run *r = &runs[i];
-        int nt = r->tags.n;
-        const ns_kv **tags = ns_xcalloc((size_t)nt + 1, sizeof *tags);
-        for (int k = 0; k < nt; k++) tags[k] = &r->tags.items[k];
-        qsort(tags, (size_t)nt, sizeof *tags, ns__cmp_kv);
-        for (int k = 0; k < nt; k++) ns_key_add(keys, nkeys, r->tags.items[k].key);
-        ns_config *c = NULL;
-        for (int k = 0; k < n && !c; k++)
-            if (strcmp(cf[k].mode, r->mode) == 0 && ns__same_tags(&cf[k], tags, nt)) c = &cf[k];
-        if (c) {
-            free(tags);
-        } else {
-            cf = ns_xrealloc(cf, sizeof *cf * (size_t)(n + 1));
-            c = &cf[n++];
-            memset(c, 0, sizeof *c);
-            c->tags = tags;
-            c->ntags = nt;
-            c->mode = r->mode;
-        }
-        c->runs = ns_xrealloc(c->runs, sizeof *c->runs * (size_t)(c->nruns + 1));
-        c->runs[c->nruns++] = i;
-    }
-    *out = cf;
-    return n;
-}
-
-void ns_config_free(ns_config *c) {
-    free(c->tags);
-    free(c->runs);
-    memset(c, 0, sizeof *c);
-}
-
-void ns_key_add(const char ***keys, int *nkeys, const char *key) {
-    for (int i = 0; i < *nkeys; i++)
-        if (strcmp((*keys)[i], key) == 0) return;
-    *keys = ns_xrealloc(*keys, sizeof **keys * (size_t)(*nkeys + 1));
-    (*keys)[(*nkeys)++] = key;
-}
-
-const char *ns_config_tag(const ns_config *c, const char *key) {
-    for (int i = 0; i < c->ntags; i++)
-        if (strcmp(c->tags[i]->key, key) == 0) return c->tags[i]->value;
-    return NULL;
-}
-
-int ns_config_same_tags(const ns_config *a, const ns_config *b) {
-    return ns__same_tags(a, b->tags, b->ntags);
-}
-
-int ns_config_partner(const ns_config *a, const ns_config *b, const char *key, const char *value) {
-    if (strcmp(a->mode, b->mode) != 0 || a->ntags != b->ntags) return 0;
-    const char *av = ns_config_tag(a, key), *bv = ns_config_tag(b, key);
-    if (!av || !bv || strcmp(bv, value) != 0) return 0;
-    for (int i = 0; i < a->ntags; i++) {
-        if (strcmp(a->tags[i]->key, key) == 0) continue;
-        const char *o = ns_config_tag(b, a->tags[i]->key);
-        if (!o || strcmp(o, a->tags[i]->value) != 0) return 0;
-    }
-    return 1;
-}
-
-int ns_config_cmp(const ns_config *a, const ns_config *b, const char *const *keys, int nkeys) {
-    for (int k = 0; k < nkeys; k++) {
-        int c = ns_text_cmp(ns_config_tag(a, keys[k]), ns_config_tag(b, keys[k]));
-        if (c) return c;
-    }
-    int c = ns_mode_rank(a->mode) - ns_mode_rank(b->mode);
-    return c ? c : strcmp(a->mode, b->mode);
-}
+/* ====== Configurations ======
+ * In config.c (grouping and labelling runs into configurations). */
 
 /* ====== CSV tables ====== */
 

@@ -38,7 +38,7 @@
  *
  * Ownership: an ns_runset owns its runs; ns_selection holds borrowed
  * pointers into a runset; an ns_config borrows its tags from the runs and
- * owns its arrays; an ns_csv owns its cells.
+ * owns its arrays and its label; an ns_csv owns its cells.
  * Deliberately left out: recursion into nested folders (parse/run_read.h looks
  * one level deep), and CSV dialects other than RFC 4180 with commas.
  */
@@ -46,6 +46,7 @@
 #define NPUSCOPE_DATASET_H
 
 #include "model/runs.h"
+#include "parse/run_read.h"
 #include "model/stages.h"
 #include "base/strmap.h"
 
@@ -132,12 +133,15 @@ typedef struct {
 int ns_runset_read(ns_runset *s, const char *dir);
 /* The same into a bare array (ns_run_folder_read's, printing). */
 int ns_runs_read(const char *dir, ns_run **runs, int *nruns);
+/* Run by run (ns_run_folder_each's, printing): fn owns each run. */
+int ns_runs_each(const char *dir, ns_run_fn fn, void *ctx);
 void ns_runset_free(ns_runset *s);
 
 /* Counted: ok, not a warmup, not a primer (the rule of `table`). */
 int ns_run_counted(const ns_run *r);
 
-/* Tag selections "K=V[,K=V]": a run matches when it has every pair. */
+/* Tag selections "K=V[,K=V]": a run matches when it has every pair; a
+ * derived tag (ns_run_tag: size_b, params, family) counts as one it has. */
 int ns_select_parse(ns_kvlist *sel, const char *spec); /* -1: malformed */
 int ns_select_match(const ns_run *r, const ns_kvlist *sel);
 
@@ -165,36 +169,67 @@ int ns_selection_modes(const ns_selection *sel, const char **modes, int max);
 int ns_mode_rank(const char *mode);
 
 /* ====== Configurations ======
- * A configuration is the full set of a run's tags, key and value byte for
- * byte.  `table` makes a row and `report` a group of each configuration
- * and cache mode: two runs with the same tags and mode are one. */
+ * A configuration is everything that defines a run: its full set of tags
+ * (key and value, byte for byte), its command (argv, word for word) and
+ * the environment npuscope gave it (record --env, the preset's variables;
+ * not the NPUSCOPE_* ones npuscope sets for every run: MODE is the mode,
+ * PARAM_* are the tags again, RUN_DIR and CACHE_DIR are a run's own
+ * folders).  `table` makes a row and `report` a group of each
+ * configuration and cache mode: two runs are one only when all of that is
+ * the same.  Two folders of different pipelines recorded without tags are
+ * two rows, never one median of both.
+ *
+ * Configurations with the same tags but another command or environment
+ * get a label, a pseudo-tag under the key ns_config_label_key() gives
+ * ("config", or another name when a run has a tag "config"), which is
+ * shown, sorted and compared like any tag: the words of the command and
+ * the variables that tell them apart (the argv tokens and K=V the others
+ * of the same tags do not all have; "without W" when a configuration's
+ * own words are the common ones).  A long word loses the part all of its
+ * siblings share and its middle, to an ellipsis (…); two labels that would
+ * still read the same get " #" and eight hex digits of a hash of the
+ * whole command.  Deterministic: the same runs in any reading order give
+ * the same labels. */
 
 typedef struct {
-    const ns_kv **tags; /* the configuration, sorted by key (borrowed from a run) */
+    const ns_kv **tags; /* the configuration, sorted by key (borrowed from a run; the
+                         * label is among them) */
     int ntags;          /* entries in tags */
     const char *mode;   /* cache mode of its runs (borrowed) */
     int *runs;          /* indices of its runs in the run array, reading order */
     int nruns;          /* entries in runs */
+    ns_kv *label;       /* the label pseudo-tag, also in tags (owned, its value owned,
+                         * its key static); NULL when the tags tell it apart */
 } ns_config;
 
 /* Put each of runs[0..nruns) in its configuration and mode, made on first
- * sight (so in order of first appearance).  Returns how many, the array in
- * *out (free each with ns_config_free, then the array).  Every tag key is
- * added to keys (ns_key_add), in the order the runs have them. */
+ * sight (so in order of first appearance), and label the configurations
+ * that share their tags.  Returns how many, the array in *out (free each
+ * with ns_config_free, then the array).  Every tag key is added to keys
+ * (ns_key_add), in the order the runs have them, then the label key when
+ * any configuration has a label. */
 int ns_configs_new(const ns_run *runs, int nruns, ns_config **out, const char ***keys,
                    int *nkeys);
 void ns_config_free(ns_config *c);
 /* Append key to keys[0..*nkeys) unless it is there (names borrowed). */
 void ns_key_add(const char ***keys, int *nkeys, const char *key);
-/* The value of the tag `key` in c, or NULL. */
+/* The value of the tag `key` in c (the label under its key), or NULL. */
 const char *ns_config_tag(const ns_config *c, const char *key);
-/* The same tags?  (The modes are not compared.) */
+/* c's label ("--pass-pipeline=…cse)", "FOO=1"), or NULL. */
+const char *ns_config_label(const ns_config *c);
+/* The key c's label is shown under, or NULL when c has no label. */
+const char *ns_config_label_key(const ns_config *c);
+/* The same configuration: the same tags and label?  (The modes are not
+ * compared.) */
 int ns_config_same_tags(const ns_config *a, const ns_config *b);
-/* Is b the baseline partner of a: the same mode, and the same tags but
- * `key`, which both have and b has with `value` ("precision=int8")? */
+/* Is b the baseline partner of a: the same mode, and the same tags (and
+ * label) but `key`, which both have and b has with `value`
+ * ("precision=int8")? */
 int ns_config_partner(const ns_config *a, const ns_config *b, const char *key, const char *value);
-/* The order rows and groups print in: tag by tag in the order of keys
- * (ns_text_cmp: missing first, numbers as numbers), then by mode. */
+/* The one order of configurations everywhere (`table` rows, `report`
+ * groups, `advise` cases, `tree --merge` groups): tag by tag in the order
+ * of keys (ns_text_cmp: missing first, numbers as numbers, so 2000 before
+ * 16000), then by mode (cold, warm, none, others by name). */
 int ns_config_cmp(const ns_config *a, const ns_config *b, const char *const *keys, int nkeys);
 
 /* ====== CSV tables ======

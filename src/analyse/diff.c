@@ -3,7 +3,8 @@
  * The statistics are stats.c's: medians, the Hodges-Lehmann shift, the
  * exact Mann-Whitney p.  This file gathers each row's values from the
  * runs, applies the verdict rule, and orders the rows: total first, then
- * the passes by A's median, heaviest first (ties by name), then the stages
+ * the passes by A's median, heaviest first (ties by name), then the passes'
+ * memory increases ("mem:NAME") in the same order, then the stages
  * in the order the maps declare them (first seen over the runs, A first),
  * then the metrics by name.  It prints nothing.
  */
@@ -29,7 +30,7 @@ const char *ns_diff_verdict(int higher_better, double p, double shift, double a_
 
 void ns_diff_verdict_text(ns_buf *b, const ns_diff_row *r) {
     ns_buf_puts(b, r->verdict);
-    if (r->kind == NS_DIFF_METRIC && strcmp(r->verdict, "same") != 0)
+    if ((r->kind == NS_DIFF_METRIC || r->kind == NS_DIFF_MEMORY) && strcmp(r->verdict, "same") != 0)
         ns_buf_puts(b, r->shift > 0 ? " (higher)" : " (lower)");
 }
 
@@ -97,6 +98,80 @@ static double *ns__pass_matrix_new(const ns_run *const *runs, int n, const ns_st
     free(found);
     return v;
 }
+
+/* ====== Per-pass memory ====== */
+
+/* Does the run have per-pass memory (a report with the collector's lines)? */
+static int ns__run_has_mem(const ns_run *r) {
+    for (int k = 0; k < r->nreports; k++)
+        if (r->reports[k]->cols & NS_COLBIT(NS_COL_MEM_INC)) return 1;
+    return 0;
+}
+
+/* The names of every row with a memory increase in the run. */
+static void ns__mem_names(const ns_run *r, ns_strmap *names) {
+    for (int k = 0; k < r->nreports; k++) {
+        const ns_report *rep = r->reports[k];
+        if (!(rep->cols & NS_COLBIT(NS_COL_MEM_INC))) continue;
+        for (ns_node *n = rep->root; n; n = ns_node_next(n, rep->root))
+            if (ns_num_present(n->val[NS_COL_MEM_INC])) ns_strmap_intern(names, n->name, NULL);
+    }
+}
+
+/* v[k] = kB that rows named names[k] raised the peak, summed over the run's
+ * reports: 0 without a line, NaN when the run has no per-pass memory. */
+static void ns__mem_sums(const ns_run *r, const ns_strmap *names, double *v) {
+    int has = ns__run_has_mem(r);
+    for (size_t k = 0; k < names->count; k++) v[k] = has ? 0 : NAN;
+    if (!has) return;
+    for (int k = 0; k < r->nreports; k++) {
+        const ns_report *rep = r->reports[k];
+        if (!(rep->cols & NS_COLBIT(NS_COL_MEM_INC))) continue;
+        for (ns_node *n = rep->root; n; n = ns_node_next(n, rep->root)) {
+            ns_num x = n->val[NS_COL_MEM_INC];
+            if (!ns_num_present(x) || !isfinite(x.v)) continue;
+            size_t i = ns_strmap_find(names, n->name);
+            if (i != (size_t)-1) v[i] += x.v;
+        }
+    }
+}
+
+/* The "mem:NAME" rows, pushed in A's median order. */
+static void ns__diff_memory(const ns_run *const *a, int na, const ns_run *const *b, int nb,
+                            const ns_diff_opts *o, ns_diff *d) {
+    ns_strmap names;
+    ns_strmap_init(&names);
+    for (int i = 0; i < na; i++) ns__mem_names(a[i], &names);
+    for (int i = 0; i < nb; i++) ns__mem_names(b[i], &names);
+    size_t nn = names.count;
+    double *ma = ns_xcalloc((size_t)na * nn + 1, sizeof *ma);
+    double *mb = ns_xcalloc((size_t)nb * nn + 1, sizeof *mb);
+    for (int i = 0; i < na; i++) ns__mem_sums(a[i], &names, ma + (size_t)i * nn);
+    for (int i = 0; i < nb; i++) ns__mem_sums(b[i], &names, mb + (size_t)i * nn);
+    double *va = ns_xcalloc((size_t)na + 1, sizeof *va);
+    double *vb = ns_xcalloc((size_t)nb + 1, sizeof *vb);
+    ns_buf name = {0};
+    ns_diff_row row;
+    int first = d->nrows;
+    for (size_t k = 0; k < nn; k++) {
+        for (int i = 0; i < na; i++) va[i] = ma[(size_t)i * nn + k];
+        for (int i = 0; i < nb; i++) vb[i] = mb[(size_t)i * nn + k];
+        name.len = 0;
+        ns_buf_printf(&name, "mem:%s", names.keys[k]);
+        ns_diff_row_make(&row, name.data, NS_DIFF_MEMORY, va, (size_t)na, vb, (size_t)nb, o);
+        ns__push(d, &row);
+    }
+    if (d->nrows - first > 1)
+        qsort(d->rows + first, (size_t)(d->nrows - first), sizeof *d->rows, ns__cmp_pass);
+    ns_buf_free(&name);
+    free(va);
+    free(vb);
+    free(ma);
+    free(mb);
+    ns_strmap_free(&names);
+}
+
+/* ====== Stages, metrics ====== */
 
 /* The values of field f in each run. */
 static void ns__field_values(const ns_run *const *runs, int n, const ns_field *f, double *v) {
@@ -182,6 +257,9 @@ void ns_diff_runs(const ns_run *const *a, int na, const ns_run *const *b, int nb
     free(pa);
     free(pb);
     ns_strmap_free(&names);
+
+    /* the passes' memory increases, where the runs have them */
+    ns__diff_memory(a, na, b, nb, o, d);
 
     /* metrics: every name either side has, sorted */
     const char **metrics = NULL;

@@ -4,7 +4,9 @@
  * compared row by row: the whole compile ("total", wall seconds), every
  * pass (summed over the run's reports, as pass:NAME in dataset.h), with a
  * stage selection every stage ("stage:NAME", as in dataset.h, under the
- * maps the selection gives each report), and every metric ("metric:NAME":
+ * maps the selection gives each report), every pass the NPU compiler's
+ * memory-usage-collector logged ("mem:NAME": the kB it raised the peak,
+ * summed over the run's reports; npu/memory.h), and every metric ("metric:NAME":
  * tokens/s, compile_net_ms, ...).  Compile
  * time and runtime metrics are rows of one table, so a trade-off (decode
  * compile +40 s, decode tokens/s x8) reads as one.
@@ -18,7 +20,9 @@
  *   |shift| / A median > threshold      (and big enough to matter);
  * then the row is "slower" (B is worse) or "faster" (B is better), and
  * otherwise "same".  For time, worse is higher.  A metric is worse higher
- * too (compile_net_ms, compiler_peak_kb), unless its name says it is a
+ * too (compile_net_ms, compiler_vmpeak_kb), and so is a pass's memory
+ * increase (a pass that raises the peak more is a regression, "slower",
+ * by the same p and threshold as a time), unless a metric's name says it is a
  * rate (tokens_per_s: see ns_metric_higher_is_better), so that a
  * regression reads "slower" in every row, and a trade-off as "slower"
  * total against "faster" tokens_per_s.  Each row says which way is better.
@@ -49,6 +53,7 @@ typedef enum {
     NS_DIFF_PASS,   /* wall seconds of a pass, summed over reports */
     NS_DIFF_STAGE,  /* wall seconds of a stage (self times), summed over reports */
     NS_DIFF_METRIC, /* a metric, in its own unit */
+    NS_DIFF_MEMORY, /* kB a pass raised the compiler's peak, summed over reports */
 } ns_diff_kind;
 
 typedef struct {
@@ -72,8 +77,9 @@ typedef struct {
 } ns_diff_row;
 
 typedef struct {
-    ns_diff_row *rows; /* total, passes (A median descending), stages (in the
-                        * maps' order), metrics (by name) */
+    ns_diff_row *rows; /* total, passes (A median descending), memory rows
+                        * (likewise), stages (in the maps' order), metrics
+                        * (by name) */
     int nrows;         /* entries in rows */
     int skipped;       /* passes left out as tiny on both sides */
 } ns_diff;
@@ -87,7 +93,9 @@ const char *ns_diff_verdict(int higher_better, double p, double shift, double a_
                             const ns_diff_opts *o);
 /* Every row of A (na runs) against B (nb runs).  A pass missing from a run
  * that has reports took no time there (0 s); a run without reports has no
- * pass values.  A stage no report of a run is mapped with, and a metric
+ * pass values.  Likewise memory: a run whose reports have per-pass memory
+ * and no line for a pass had it raise the peak by 0 kB (the collector logs
+ * only a growth); a run with no per-pass memory at all has no value.  A stage no report of a run is mapped with, and a metric
  * missing from a run, are no value. */
 void ns_diff_runs(const ns_run *const *a, int na, const ns_run *const *b, int nb,
                   const ns_diff_opts *o, ns_diff *d);

@@ -23,6 +23,7 @@
  */
 #include "analyse/merge.h"
 
+#include "analyse/dataset.h"
 #include "analyse/stats.h"
 #include "base/strmap.h"
 
@@ -335,69 +336,57 @@ static int ns__cmp_mrun(const void *pa, const void *pb) {
     return c ? c : (a->at > b->at) - (a->at < b->at);
 }
 
-static int ns__cmp_kvp(const void *a, const void *b) {
-    return strcmp((*(const ns_kv *const *)a)->key, (*(const ns_kv *const *)b)->key);
-}
-
-/* A group's identity while grouping: mode and tags sorted by key. */
+/* A configuration to sort, carrying what the order needs (no global). */
 typedef struct {
-    const char *mode;  /* borrowed */
-    const ns_kv **tags; /* sorted by key (owned array, borrowed entries) */
-    int ntags;         /* entries in tags */
-} ns__mkey;
+    const ns_config *cfg;    /* the configuration */
+    const char *const *keys; /* tag keys in the order they compare */
+    int nkeys;               /* entries in keys */
+    int at;                  /* its index before sorting (the last tie-break) */
+} ns__mcfg;
 
-static const ns_kv **ns__sorted_tags_new(const ns_run *r) {
-    const ns_kv **t = ns_xcalloc((size_t)r->tags.n + 1, sizeof *t);
-    for (int k = 0; k < r->tags.n; k++) t[k] = &r->tags.items[k];
-    qsort(t, (size_t)r->tags.n, sizeof *t, ns__cmp_kvp);
-    return t;
-}
-
-static int ns__same_key(const ns__mkey *k, const char *mode, const ns_kv **tags, int ntags) {
-    if (strcmp(k->mode, mode) != 0 || k->ntags != ntags) return 0;
-    for (int i = 0; i < ntags; i++)
-        if (strcmp(k->tags[i]->key, tags[i]->key) || strcmp(k->tags[i]->value, tags[i]->value))
-            return 0;
-    return 1;
+static int ns__cmp_mcfg(const void *pa, const void *pb) {
+    const ns__mcfg *a = pa, *b = pb;
+    int c = ns_config_cmp(a->cfg, b->cfg, a->keys, a->nkeys);
+    return c ? c : (a->at > b->at) - (a->at < b->at);
 }
 
 int ns_merge_groups(const ns_runset *s, ns_merge_group **out, int *skipped) {
-    ns__mrun *order = ns_xcalloc((size_t)s->nruns + 1, sizeof *order);
-    int n = 0, skip = 0;
-    for (int i = 0; i < s->nruns; i++) {
-        if (ns_run_counted(&s->runs[i])) order[n++] = (ns__mrun){&s->runs[i], i};
-        else skip++;
-    }
-    qsort(order, (size_t)n, sizeof *order, ns__cmp_mrun);
-    ns_merge_group *g = NULL;
-    ns__mkey *keys = NULL;
-    int ng = 0;
-    for (int i = 0; i < n; i++) {
-        const ns_run *r = order[i].run;
-        const char *mode = r->mode ? r->mode : "none";
-        const ns_kv **tags = ns__sorted_tags_new(r);
-        int at = -1;
-        for (int k = 0; k < ng && at < 0; k++)
-            if (ns__same_key(&keys[k], mode, tags, r->tags.n)) at = k;
-        if (at >= 0) {
-            free(tags);
-        } else {
-            at = ng++;
-            g = ns_xrealloc(g, sizeof *g * (size_t)ng);
-            keys = ns_xrealloc(keys, sizeof *keys * (size_t)ng);
-            keys[at] = (ns__mkey){mode, tags, r->tags.n};
-            ns_buf cfg = {0};
-            for (int k = 0; k < r->tags.n; k++)
-                ns_buf_printf(&cfg, "%s%s=%s", k ? "," : "", tags[k]->key, tags[k]->value);
-            g[at] = (ns_merge_group){ns_strdup(cfg.data ? cfg.data : ""), mode, NULL, 0};
-            ns_buf_free(&cfg);
+    /* the configurations are table's (analyse/dataset.h), in its order */
+    ns_config *cf = NULL;
+    const char **keys = NULL;
+    int nkeys = 0, skip = 0, ng = 0;
+    int nc = ns_configs_new(s->runs, s->nruns, &cf, &keys, &nkeys);
+    ns__mcfg *order = ns_xcalloc((size_t)nc + 1, sizeof *order);
+    for (int i = 0; i < nc; i++) order[i] = (ns__mcfg){&cf[i], keys, nkeys, i};
+    if (nc) qsort(order, (size_t)nc, sizeof *order, ns__cmp_mcfg);
+    ns_merge_group *g = ns_xcalloc((size_t)nc + 1, sizeof *g);
+    ns__mrun *runs = ns_xcalloc((size_t)s->nruns + 1, sizeof *runs);
+    for (int i = 0; i < nc; i++) {
+        const ns_config *c = order[i].cfg;
+        int n = 0;
+        for (int k = 0; k < c->nruns; k++) {
+            const ns_run *r = &s->runs[c->runs[k]];
+            if (ns_run_counted(r)) runs[n++] = (ns__mrun){r, c->runs[k]};
+            else skip++;
         }
-        g[at].runs = ns_xrealloc(g[at].runs, sizeof *g[at].runs * (size_t)(g[at].n + 1));
-        g[at].runs[g[at].n++] = r;
+        if (!n) continue;
+        qsort(runs, (size_t)n, sizeof *runs, ns__cmp_mrun);
+        ns_buf name = {0};
+        for (int k = 0; k < c->ntags; k++) /* sorted by key, the label among them */
+            ns_buf_printf(&name, "%s%s=%s", k ? "," : "", c->tags[k]->key, c->tags[k]->value);
+        ns_merge_group *e = &g[ng++];
+        e->config = ns_strdup(name.data ? name.data : "");
+        e->mode = runs[0].run->mode ? runs[0].run->mode : "none";
+        e->runs = ns_xcalloc((size_t)n + 1, sizeof *e->runs);
+        for (int k = 0; k < n; k++) e->runs[k] = runs[k].run;
+        e->n = n;
+        ns_buf_free(&name);
     }
-    for (int k = 0; k < ng; k++) free(keys[k].tags);
+    for (int i = 0; i < nc; i++) ns_config_free(&cf[i]);
+    free(cf);
     free(keys);
     free(order);
+    free(runs);
     *out = g;
     if (skipped) *skipped = skip;
     return ng;

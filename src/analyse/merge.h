@@ -5,11 +5,13 @@
  * person wants to read is the typical tree of the configuration, with a
  * word on how much each row moved.  This file builds it.
  *
- *   - Runs are grouped by configuration (the full set of tags, key and
- *     value, byte for byte, as `table` groups them) and mode.  Only
+ *   - Runs are grouped by configuration and mode exactly as `table`
+ *     groups them (analyse/dataset.h, ns_configs_new: tags, command and
+ *     environment, and a label where the tags are the same).  Only
  *     counted runs enter (ns_run_counted: ok, neither warmups nor cache
  *     primers).  Within a group runs are taken in run-id order; groups come
- *     in the order of their first run in run-id order.
+ *     in table's order (ns_config_cmp: tag values that are numbers by
+ *     value, so funcs=2000 before funcs=16000; then the mode).
  *   - Report k of a run is merged with report k of the other runs of its
  *     group (an NPUW compile prints one report per sub-model, in a fixed
  *     order).  A run with fewer reports simply does not take part in the
@@ -85,7 +87,8 @@ const ns_merge_stat *ns_merge_stat_of(const ns_merged *m, const ns_node *node);
 /* ====== Groups of runs ====== */
 
 typedef struct {
-    char *config;        /* "K=V,K=V" sorted by key, "" without tags (owned) */
+    char *config;        /* "K=V,K=V" sorted by key, the label among them ("config=..."),
+                          * "" without tags (owned) */
     const char *mode;    /* "cold", "warm", "none" (borrowed from a run) */
     const ns_run **runs; /* its counted runs in run-id order (borrowed) */
     int n;               /* entries in runs */

@@ -24,34 +24,105 @@
 
 /* ====== The explorer ====== */
 
-static void ns__show(ns_page_shown *sh, const ns_report *r, const char *label) {
-    if (!r || !r->root) return;
+/* Embed r unless the rows are full; its index in reps, or -1. */
+static int ns__show(ns_page_shown *sh, const ns_report *r, const char *label) {
+    if (!r || !r->root) return -1;
     if (sh->nodes + r->nnodes > NS_PAGE_MAX_NODES && sh->n > 0) {
         sh->omitted++;
-        return;
+        return -1;
     }
     sh->reps = ns_xrealloc(sh->reps, sizeof *sh->reps * (size_t)(sh->n + 1));
     sh->labels = ns_xrealloc(sh->labels, sizeof *sh->labels * (size_t)(sh->n + 1));
     sh->reps[sh->n] = r;
-    sh->labels[sh->n++] = ns_strdup(label);
+    sh->labels[sh->n] = ns_strdup(label);
     sh->nodes += r->nnodes;
+    return sh->n++;
+}
+
+/* Embed the reports of run `run` as an openable run of table row `row`:
+ * all of them, or none (a run is opened whole). */
+static void ns__show_run(ns_page_model *m, int row, int run, int roles) {
+    ns_page_shown *sh = &m->shown;
+    const ns_run *r = &m->in->set->runs[run];
+    long need = 0;
+    for (int k = 0; k < r->nreports; k++)
+        if (r->reports[k]->root) need += r->reports[k]->nnodes;
+    ns_page_xrun x = {row, run, roles, -1, 0};
+    if (need && sh->nodes + need > NS_PAGE_MAX_NODES && sh->n > 0) {
+        sh->omitted += r->nreports;
+    } else {
+        for (int k = 0; k < r->nreports; k++) {
+            int at = ns__show(sh, r->reports[k], r->reports[k]->label);
+            if (at < 0) continue;
+            if (x.first < 0) x.first = at;
+            x.nreps++;
+        }
+    }
+    sh->runs = ns_xrealloc(sh->runs, sizeof *sh->runs * (size_t)(sh->nruns + 1));
+    sh->runs[sh->nruns++] = x;
+}
+
+/* The row's fastest (dir < 0) or slowest (dir > 0) counted run: ties by
+ * reading order; -1 without counted runs. */
+static int ns__extreme_run(const ns_page_model *m, const ns_table_row *x, int dir) {
+    int best = -1;
+    for (int i = 0; i < x->cfg.nruns; i++) {
+        const ns_run *r = &m->in->set->runs[x->cfg.runs[i]];
+        if (!ns_run_counted(r)) continue;
+        double w = r->wall_s, b = best < 0 ? 0 : m->in->set->runs[best].wall_s;
+        if (best < 0 || (dir < 0 ? w < b : w > b)) best = x->cfg.runs[i];
+    }
+    return best;
 }
 
 /* The reports the explorer shows: every log report, then the median run's
- * reports of each configuration and mode. */
+ * reports of each configuration and mode, then -- within
+ * NS_PAGE_FULL_NODES -- the fastest and slowest runs' (each once, with
+ * every role it plays). */
 static void ns__shown(ns_page_model *m) {
-    for (int i = 0; i < m->in->nlogs; i++) ns__show(&m->shown, m->in->logs[i], m->in->logs[i]->label);
-    ns_buf lab = {0};
+    ns_page_shown *sh = &m->shown;
+    for (int i = 0; i < m->in->nlogs; i++) ns__show(sh, m->in->logs[i], m->in->logs[i]->label);
+    sh->nlogs = sh->n;
+    int *fast = ns_xcalloc((size_t)m->table.nrows + 1, sizeof *fast);
+    int *slow = ns_xcalloc((size_t)m->table.nrows + 1, sizeof *slow);
     for (int g = 0; g < m->table.nrows; g++) {
-        if (m->table.rows[g].median_run < 0) continue;
-        const ns_run *r = &m->in->set->runs[m->table.rows[g].median_run];
-        for (int k = 0; k < r->nreports; k++) {
-            lab.len = 0;
-            ns_buf_printf(&lab, "%s/%s", r->id, r->reports[k]->label);
-            ns__show(&m->shown, r->reports[k], lab.data);
+        const ns_table_row *x = &m->table.rows[g];
+        fast[g] = ns__extreme_run(m, x, -1);
+        slow[g] = ns__extreme_run(m, x, 1);
+        int med = x->median_run;
+        if (med < 0) continue;
+        ns__show_run(m, g, med, NS_PAGE_MEDIAN | (fast[g] == med ? NS_PAGE_FASTEST : 0) |
+                                    (slow[g] == med ? NS_PAGE_SLOWEST : 0));
+    }
+    sh->primary = sh->n;
+    /* the other runs: all of them within the budget, or none */
+    long extra = 0;
+    int nextra = 0;
+    for (int g = 0; g < m->table.nrows; g++) {
+        int med = m->table.rows[g].median_run, x[2] = {fast[g], slow[g]};
+        if (med < 0) continue;
+        for (int k = 0; k < 2; k++) {
+            if (x[k] < 0 || x[k] == med || (k == 1 && x[1] == x[0])) continue;
+            const ns_run *r = &m->in->set->runs[x[k]];
+            for (int j = 0; j < r->nreports; j++)
+                if (r->reports[j]->root) extra += r->reports[j]->nnodes;
+            nextra++;
         }
     }
-    ns_buf_free(&lab);
+    if (sh->nodes + extra > NS_PAGE_FULL_NODES) {
+        sh->extras_left = nextra;
+        nextra = 0;
+    }
+    for (int g = 0; g < m->table.nrows && nextra; g++) {
+        int med = m->table.rows[g].median_run;
+        if (med < 0) continue;
+        if (fast[g] >= 0 && fast[g] != med)
+            ns__show_run(m, g, fast[g], NS_PAGE_FASTEST | (slow[g] == fast[g] ? NS_PAGE_SLOWEST : 0));
+        if (slow[g] >= 0 && slow[g] != med && slow[g] != fast[g])
+            ns__show_run(m, g, slow[g], NS_PAGE_SLOWEST);
+    }
+    free(fast);
+    free(slow);
 }
 
 /* ====== The overview ====== */
@@ -101,14 +172,16 @@ static void ns__overview_runs(ns_page_model *m) {
 
 /* ====== Heaviest passes ====== */
 
-/* top's sums over the shown reports.  Their maps' stages are already the
- * page's: the shown reports are logs and runs, whose maps the table read. */
+/* top's sums over the shown reports (the logs' and the median runs': the
+ * fastest and slowest runs are there to be opened, not summed).  Their
+ * maps' stages are already the page's: the shown reports are logs and
+ * runs, whose maps the table read. */
 static void ns__passes(ns_page_model *m) {
     ns_page_passes *p = &m->passes;
     ns_top_init(&p->top, 0);
     p->best = p->second = -1;
-    if (m->shown.n == 0) return;
-    for (int i = 0; i < m->shown.n; i++) {
+    if (m->shown.primary == 0) return;
+    for (int i = 0; i < m->shown.primary; i++) {
         const ns_stage_map *sm = ns_stage_sel_pick(m->sel, m->shown.reps[i]);
         long n;
         ns_stage_of *of = sm ? ns_stage_assign_new(sm, m->shown.reps[i], &n) : NULL;
@@ -235,6 +308,7 @@ void ns_page_model_free(ns_page_model *m) {
     for (int i = 0; i < m->shown.n; i++) free(m->shown.labels[i]);
     free(m->shown.reps);
     free(m->shown.labels);
+    free(m->shown.runs);
     ns_strmap_free(&m->overview.producers);
     ns_strmap_free(&m->overview.kinds);
     free(m->overview.kind_total);

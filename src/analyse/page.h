@@ -11,8 +11,13 @@
  *
  *   - Trees.  Every report of a log is shown.  A sweep can hold thousands
  *     of runs with seven reports each, so for run folders the explorer
- *     shows the reports of one run per configuration and mode: the median
- *     run (analyse/table.h).  At most NS_PAGE_MAX_NODES rows are embedded;
+ *     opens at most three runs per configuration and mode: the median run
+ *     (analyse/table.h), and the fastest and the slowest counted runs --
+ *     those two only while every row together stays within
+ *     NS_PAGE_FULL_NODES (all of them or none, so that every configuration
+ *     offers the same choice; a 6,000-run sweep gets its median runs only).
+ *     Every other run is summed up in its row (n, median), never embedded.
+ *     At most NS_PAGE_MAX_NODES rows are embedded, the median runs first;
  *     reports past that are counted, not dropped silently.
  *   - Heaviest passes: `top`'s sums (top.h) over the reports the explorer
  *     shows, by stage (stages.h: --stages, automatic by default).
@@ -22,7 +27,8 @@
  *     are numbers (>= 3 of them) the series of rows that share every other
  *     tag, with one power-law fit each (fit.h); a regime map over the first
  *     two tags; ratios to a baseline (--baseline, or precision=int8 when
- *     there is such a tag value).
+ *     there is such a tag value); and for a sweep of 4 configurations or
+ *     more the study's figures (ns_page_study below).
  *   - Diff: --a/--b select two sides of the runs (diff.h).
  *   - Method: what was run, where, when, by which compiler, with which
  *     stage maps -- distinct values with their counts.
@@ -47,10 +53,13 @@
 
 #include "analyse/diff.h"
 #include "analyse/fit.h"
+#include "analyse/study.h"
 #include "analyse/table.h"
 #include "analyse/top.h"
 
 #define NS_PAGE_MAX_NODES 250000 /* rows embedded for the explorer, all reports together */
+#define NS_PAGE_FULL_NODES 60000 /* the fastest and slowest runs are embedded only while
+                                    all rows together stay within this (about 1 MB) */
 
 /* ====== What the command read and asked ====== */
 
@@ -77,12 +86,32 @@ typedef struct {
 
 /* ====== Sections ====== */
 
+/* Why a run's trees are embedded: the roles it plays in its row. */
+#define NS_PAGE_MEDIAN 1  /* the row's median run (analyse/table.h) */
+#define NS_PAGE_FASTEST 2 /* its fastest counted run */
+#define NS_PAGE_SLOWEST 4 /* its slowest counted run */
+
 typedef struct {
-    const ns_report **reps; /* reports shown in the explorer, in page order (borrowed) */
+    int row;                /* its configuration and mode (index into the table's rows) */
+    int run;                /* the run (index into the runs) */
+    int roles;              /* NS_PAGE_MEDIAN | NS_PAGE_FASTEST | NS_PAGE_SLOWEST */
+    int first;              /* its first report in ns_page_shown.reps, or -1: none embedded */
+    int nreps;              /* its reports embedded (all of them, or none) */
+} ns_page_xrun;
+
+typedef struct {
+    const ns_report **reps; /* reports embedded for the explorer, in page order (borrowed):
+                               the logs', the median runs', then the other runs' */
     char **labels;          /* their labels on the page (owned) */
     int n;                  /* entries */
+    int primary;            /* the first `primary` reps are the logs' and the median runs'
+                               (the page's sums are over them) */
+    int nlogs;              /* the first `nlogs` reps are the logs' */
+    ns_page_xrun *runs;     /* runs the explorer can open, by row, median first (owned) */
+    int nruns;              /* entries */
     long nodes;             /* rows embedded */
     int omitted;            /* reports left out: over NS_PAGE_MAX_NODES */
+    int extras_left;        /* fastest and slowest runs not embedded (NS_PAGE_FULL_NODES) */
 } ns_page_shown;
 
 typedef struct {
@@ -154,6 +183,7 @@ typedef struct {
     int *count;                 /* per stage: cells it dominates (owned) */
     int filled;                 /* cells with a dominant stage */
     int pooled;                 /* other tags, pooled in the cells */
+    int by_size;                /* the rows are models in order of size (size_b) */
 } ns_page_regime;
 
 typedef struct {
@@ -162,6 +192,7 @@ typedef struct {
     double x;                   /* x: the tag's value, or the category's index */
     double ratio;               /* median / the baseline's median */
     const char *val;            /* the baseline tag's value here (borrowed) */
+    const ns_table_row *row;    /* the row (borrowed): its tags name the small multiples */
 } ns_page_ratio;
 
 typedef struct {
@@ -175,6 +206,103 @@ typedef struct {
     const char **cats;          /* categorical x: the categories, first-seen (borrowed) */
     int ncats;                  /* entries */
 } ns_page_ratios;
+
+/* ====== The study's figures ======
+ * A sweep of NS_STUDY_MIN_CONFIGS configurations or more is read as a
+ * study (analyse/study.h).  Its figures work on the study's cells (one
+ * compile row per configuration) and on the compiler's own time: a cell's
+ * time is the median over its counted runs of the summed report totals
+ * (the wall time of the process when no run kept a report), because an
+ * NPU compile is timed by its reports.  The axes are found by name: the
+ * window is the tag named window (or seq_len, context, prompt, ctx,
+ * resolution), else the first numeric tag that is not a size; the size is
+ * the derived size_b (dataset.h); the precision is the baseline tag
+ * (--baseline, or precision with int8).  A figure the sweep cannot carry
+ * is left out with its reason in `absent`. */
+
+typedef struct {
+    const ns_table_row *row;    /* its compile row (borrowed from the table) */
+    double time;                /* median summed report totals of its counted runs (s) */
+    double size_b;              /* the model's size (NaN: none) */
+    int family;                 /* index into the study's families, -1: none */
+    int model;                  /* index into models (by size, then name), -1: no model tag */
+    const char *window;         /* its window value (borrowed), NULL: none */
+    const char *prec;           /* its precision value (borrowed), NULL: none */
+} ns_page_cell;
+
+/* One point of a study line figure: panel, series, x, y. */
+typedef struct {
+    int panel;                  /* index into the figure's panels (0 without panels) */
+    int series;                 /* index into its series */
+    double x;                   /* ... */
+    double y;                   /* ... */
+    int n;                      /* values behind y */
+    int shape;                  /* marker shape (the family), or 0 */
+} ns_page_fpt;
+
+typedef struct {
+    const char **panels;        /* panel names (borrowed), NULL: one panel */
+    int npanels;                /* entries (1 without panels) */
+    const char **series;        /* series names (borrowed) */
+    int nseries;                /* entries */
+    ns_page_fpt *pts;           /* points, by panel, series, x (owned) */
+    int npts;                   /* entries */
+} ns_page_lines;
+
+typedef struct {
+    int built;                  /* a study was made (>= NS_STUDY_MIN_CONFIGS cells) */
+    ns_page_cell *cells;        /* the cells, table order (owned) */
+    int ncells;                 /* entries */
+    const char *wk;             /* the window tag (borrowed), NULL: none */
+    const char *pk;             /* the precision tag (borrowed), NULL: none */
+    const char *base;           /* its baseline value (borrowed) */
+    char **families;            /* family names, sorted (owned) */
+    int nfam;                   /* entries */
+    const char **models;        /* model tag values by size then name (borrowed; array owned) */
+    int nmodels;                /* entries */
+    const char **precs;         /* precision values, the baseline first (borrowed; array owned) */
+    int nprecs;                 /* entries */
+    const char *absent[6];      /* why each study figure is left out ("needs ...", static), NULL: drawn;
+                                   regime, handoff, why-costly, fingerprint-family,
+                                   precision-size, precision-scaling */
+    /* the regime map: size order of the model rows */
+    int regime_by_size;         /* the map's rows are models and every one has a size */
+    /* the hand-off: every cell's stage shares against its time, and per
+       stage the medians over bins of cells of neighbouring time */
+    int nbins;                  /* bins (>= 3) */
+    double *bin_x;              /* per bin: median time of its cells (owned) */
+    double *bin_lo;             /* per bin: its first and last time (owned) */
+    double *bin_hi;             /* ... */
+    double *bin_share;          /* nbins x stages: median share (owned) */
+    int *lead;                  /* the hand-off: stages leading in turn as time grows (owned) */
+    double *lead_to;            /* per leader but the last: the time where the next takes over */
+    int nlead;                  /* entries */
+    int *fam_lead;              /* per family (8 each): its own leaders in turn (owned) */
+    int *fam_nlead;             /* per family: entries (0: under 6 cells, not judged) */
+    int fam_checked;            /* families judged */
+    int fam_same;               /* of them, those whose leaders come in the sweep's order */
+    /* why it is costly: the study's fits a point per report (borrowed) */
+    const ns_study_fit *why;    /* dominant pass against its workload fact, or NULL */
+    const char *why_pass;       /* the pass (borrowed) */
+    const char *why_fact;       /* the fact (borrowed) */
+    /* the family fingerprint at one window */
+    const char *fp_window;      /* the window (borrowed) */
+    int fp_nfam;                /* families there */
+    int *fp_model;              /* per bar: its model index (owned) */
+    double *fp_share;           /* per bar x stages: median share over its runs (owned) */
+    int fp_n;                   /* bars */
+    /* precision against size */
+    ns_page_lines ps_time;      /* time at fp_window against size, a series per precision */
+    ns_page_lines ps_ratio;     /* median over windows of time / baseline's, against size */
+    double *cross;              /* per precision: the size where the ratio crosses 1 (NaN: none) */
+    double *ratio_lo;           /* per precision: smallest and largest ratio (owned) */
+    double *ratio_hi;           /* ... */
+    /* memory-scheduling share against window, a series per precision,
+       a panel per model */
+    int ms_stage;               /* the stage (index), -1: none */
+    ns_page_lines ms;           /* ... */
+    ns_study study;             /* the study behind it (owned; analyse/study.h) */
+} ns_page_study;
 
 /* ====== Method ====== */
 
@@ -215,6 +343,7 @@ typedef struct {
     int nscaling;               /* entries */
     ns_page_regime regime;      /* the regime map */
     ns_page_ratios ratios;      /* ratios to the baseline */
+    ns_page_study study;        /* the study's figures */
     ns_page_method method;      /* method & reproducibility */
 } ns_page_model;
 

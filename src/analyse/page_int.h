@@ -10,7 +10,7 @@
  *                   diff
  *   page_figures.c  the figures' data: row labels (ns_page_label_new),
  *                   numeric tags, scaling series and their fits, the regime
- *                   map, the ratios to a baseline
+ *                   map, the ratios to a baseline, the study's figures
  *   page_method.c   method & reproducibility: the command line, the runs'
  *                   commands, environment, hosts (read from run.json),
  *                   dates, compilers, compiler facts

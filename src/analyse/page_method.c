@@ -5,20 +5,17 @@
  * Every fact is a tally: the distinct values in first-seen order with how
  * often each occurs (the commands the runs ran, the values of each variable
  * npuscope set, the hosts, the compilers and titles of the reports), or a
- * range (the dates, the compiler facts a log holds).  A run's host is in
- * its run.json but not in the run that dataset.h reads, so it is read here,
- * from the folder the run came from; nothing else touches a file.
+ * range (the dates, the compiler facts a log holds).  A run's host comes
+ * read with the run (ns_run.host); this file touches no file.
  *
  * This file must not print, or decide how many values a fact shows
  * (render/page.c cuts the long lists).
  */
 #include "analyse/page_int.h"
 
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* ====== Tallies ====== */
 
@@ -107,41 +104,11 @@ static void ns__env(ns_page_method *mt, const ns_runset *set) {
 
 /* ====== Hosts ====== */
 
-/* The host of a run as recorded in its run.json ("name, os, N cpus"),
- * appended to b; 0, or -1 when there is none. */
-static int ns__run_host(const char *dir, const char *id, ns_buf *b) {
-    ns_buf path = {0};
-    ns_buf_printf(&path, "%s/run.json", dir);
-    struct stat st;
-    if (stat(path.data, &st) != 0) { /* a folder of runs */
-        path.len = 0;
-        ns_buf_printf(&path, "%s/%s/run.json", dir, id);
-    }
-    json_error_t err;
-    json_t *root = json_load_file(path.data, 0, &err);
-    ns_buf_free(&path);
-    json_t *h = root ? json_object_get(root, "host") : NULL;
-    int rc = -1;
-    if (json_is_object(h)) {
-        const char *name = json_string_value(json_object_get(h, "name"));
-        const char *os = json_string_value(json_object_get(h, "os"));
-        json_t *cpus = json_object_get(h, "cpus");
-        ns_buf_printf(b, "%s%s%s", name ? name : "?", os ? ", " : "", os ? os : "");
-        if (json_is_integer(cpus))
-            ns_buf_printf(b, ", %lld cpus", (long long)json_integer_value(cpus));
-        rc = 0;
-    }
-    json_decref(root);
-    return rc;
-}
-
+/* The host of each run, as run.json recorded it (read with the run:
+ * parse/run_read.c, so no run.json is parsed a second time). */
 static void ns__hosts(ns_page_method *mt, const ns_page_input *in) {
-    ns_buf h = {0};
-    for (int i = 0; i < in->set->nruns; i++) {
-        h.len = 0;
-        if (ns__run_host(in->run_dir[i], in->set->runs[i].id, &h) == 0) ns__tally_add(&mt->hosts, h.data);
-    }
-    ns_buf_free(&h);
+    for (int i = 0; i < in->set->nruns; i++)
+        if (in->set->runs[i].host) ns__tally_add(&mt->hosts, in->set->runs[i].host);
 }
 
 /* ====== Dates, compilers, facts ====== */

@@ -24,6 +24,7 @@
 void ns_table_init(ns_table *t) {
     memset(t, 0, sizeof *t);
     ns_strmap_init(&t->stages);
+    ns_strmap_init(&t->derived);
 }
 
 void ns_table_free(ns_table *t) {
@@ -35,13 +36,39 @@ void ns_table_free(ns_table *t) {
     free(t->rows);
     free(t->keys);
     free(t->metrics);
+    ns_strmap_free(&t->derived);
     ns_strmap_free(&t->stages);
     free(t->run_share);
+    free(t->kept);
+    free(t->kept_total);
     memset(t, 0, sizeof *t);
 }
 
 const char *ns_table_tag(const ns_table_row *r, const char *key) {
-    return ns_config_tag(&r->cfg, key);
+    const char *v = ns_config_tag(&r->cfg, key);
+    if (v) return v;
+    if (!strcmp(key, "family")) return r->family;
+    if (!strcmp(key, "size_b") || !strcmp(key, "params")) return r->size_b;
+    return NULL;
+}
+
+/* ====== Derived tags ====== */
+
+/* Each row's family and size_b, read off its first run's model tag
+ * (dataset.h, ns_run_tag); the strings live in t->derived. */
+static void ns__derived(ns_table *t) {
+    for (int i = 0; i < t->nrows; i++) {
+        ns_table_row *r = &t->rows[i];
+        if (!r->cfg.nruns) continue;
+        const ns_run *run = &t->runs[r->cfg.runs[0]];
+        char buf[256];
+        int added;
+        size_t at; /* interned first: the keys array may move */
+        const char *v = ns_run_tag(run, "family", buf, sizeof buf);
+        if (v) at = ns_strmap_intern(&t->derived, v, &added), r->family = t->derived.keys[at];
+        v = ns_run_tag(run, "size_b", buf, sizeof buf);
+        if (v) at = ns_strmap_intern(&t->derived, v, &added), r->size_b = t->derived.keys[at];
+    }
 }
 
 int ns_table_any_regime(const ns_table *t) {
@@ -76,49 +103,77 @@ static void ns__metric_names(ns_table *t) {
 
 /* ====== Stage shares ====== */
 
-/* The stage names of every report's map, then each counted run's share of
- * each stage: its reports' stage self times over their summed totals. */
-static void ns__stage_shares(ns_table *t, ns_stage_sel *sel) {
-    int added;
-    for (int i = 0; i < t->nruns; i++)
-        for (int k = 0; k < t->runs[i].nreports; k++) {
-            const ns_stage_map *m = ns_stage_sel_pick(sel, t->runs[i].reports[k]);
-            for (int s = 0; m && s < ns_stage_count(m); s++)
-                ns_strmap_intern(&t->stages, ns_stage_name(m, s), &added);
-        }
+/* Keep run r's stage sums (its index is the next one, t->kept_runs): the
+ * stage names of its reports' maps are interned (every run's, counted or
+ * not: the columns are the same whichever runs count), and a counted run's
+ * self time per stage and its summed totals are kept, so the reports are
+ * not needed again. */
+void ns_table_keep_stages(ns_table *t, const ns_run *r, ns_stage_sel *sel) {
+    int added, run = t->kept_runs++;
+    for (int k = 0; k < r->nreports; k++) {
+        const ns_stage_map *m = ns_stage_sel_pick(sel, r->reports[k]);
+        for (int s = 0; m && s < ns_stage_count(m); s++)
+            ns_strmap_intern(&t->stages, ns_stage_name(m, s), &added);
+    }
+    if ((size_t)run >= t->kept_cap) {
+        t->kept_cap = t->kept_cap ? 2 * t->kept_cap : 64;
+        t->kept_total = ns_xrealloc(t->kept_total, sizeof *t->kept_total * t->kept_cap);
+    }
+    t->kept_total[run] = 0;
+    if (!ns_run_counted(r)) return;
     size_t nst = t->stages.count;
-    t->run_share = ns_xcalloc((size_t)t->nruns * nst + 1, sizeof *t->run_share);
     double *sum = ns_xcalloc(nst + 1, sizeof *sum);
     char *known = ns_xcalloc(nst + 1, 1); /* the stage is in a map of the run's reports */
-    for (int i = 0; i < t->nruns; i++) {
-        const ns_run *r = &t->runs[i];
-        double total = 0;
-        for (size_t s = 0; s < nst; s++) sum[s] = 0, known[s] = 0;
-        for (int k = 0; ns_run_counted(r) && k < r->nreports; k++) {
-            const ns_stage_map *m = ns_stage_sel_pick(sel, r->reports[k]);
-            /* a breakdown table's time is inside its main report's */
-            if (!m || !ns_report_is_main(r->reports[k])) continue;
-            long n;
-            ns_stage_of *of = ns_stage_assign_new(m, r->reports[k], &n);
-            double *self = ns_xcalloc((size_t)ns_stage_count(m) + 1, sizeof *self);
-            ns_stage_sums ss = {self, 0, 0};
-            ns_stage_sum(m, r->reports[k], of, &ss);
-            if (isfinite(ss.total)) {
-                total += ss.total;
-                for (int s = 0; s < ns_stage_count(m); s++) {
-                    size_t slot = ns_strmap_find(&t->stages, ns_stage_name(m, s));
-                    sum[slot] += self[s];
-                    known[slot] = 1;
-                }
+    double total = 0;
+    for (int k = 0; k < r->nreports; k++) {
+        const ns_stage_map *m = ns_stage_sel_pick(sel, r->reports[k]);
+        /* a breakdown table's time is inside its main report's */
+        if (!m || !ns_report_is_main(r->reports[k])) continue;
+        long n;
+        ns_stage_of *of = ns_stage_assign_new(m, r->reports[k], &n);
+        double *self = ns_xcalloc((size_t)ns_stage_count(m) + 1, sizeof *self);
+        ns_stage_sums ss = {self, 0, 0};
+        ns_stage_sum(m, r->reports[k], of, &ss);
+        if (isfinite(ss.total)) {
+            total += ss.total;
+            for (int s = 0; s < ns_stage_count(m); s++) {
+                size_t slot = ns_strmap_find(&t->stages, ns_stage_name(m, s));
+                sum[slot] += self[s];
+                known[slot] = 1;
             }
-            free(self);
-            free(of);
         }
-        for (size_t s = 0; s < nst; s++)
-            t->run_share[(size_t)i * nst + s] = total > 0 && known[s] ? sum[s] / total : NAN;
+        free(self);
+        free(of);
+    }
+    t->kept_total[run] = total;
+    for (size_t s = 0; s < nst; s++) {
+        if (!known[s]) continue;
+        if (t->nkept == t->kept_sums_cap) {
+            t->kept_sums_cap = t->kept_sums_cap ? 2 * t->kept_sums_cap : 256;
+            t->kept = ns_xrealloc(t->kept, sizeof *t->kept * t->kept_sums_cap);
+        }
+        t->kept[t->nkept++] = (ns_table_kept){run, (int)s, sum[s]};
     }
     free(sum);
     free(known);
+}
+
+/* Each counted run's share of each stage: its reports' stage self times
+ * over their summed totals (NaN: unknown, or not counted).  From the sums
+ * kept run by run; runs whose sums the caller did not keep are kept here
+ * first, from their reports. */
+static void ns__stage_shares(ns_table *t, ns_stage_sel *sel) {
+    for (int i = t->kept_runs; i < t->nruns; i++) ns_table_keep_stages(t, &t->runs[i], sel);
+    size_t nst = t->stages.count;
+    size_t cells = (size_t)t->nruns * nst;
+    t->run_share = ns_xcalloc(cells + 1, sizeof *t->run_share);
+    for (size_t c = 0; c < cells; c++) t->run_share[c] = NAN;
+    for (size_t k = 0; k < t->nkept; k++) {
+        const ns_table_kept *e = &t->kept[k];
+        double total = t->kept_total[e->run];
+        if (e->run < t->nruns && total > 0)
+            t->run_share[(size_t)e->run * nst + (size_t)e->slot] = e->sum / total;
+    }
 }
 
 int ns_table_median_shares(const ns_table *t, const int *runs, int nruns, double *share,
@@ -169,6 +224,57 @@ static int ns__median_run(const ns_table *t, const ns_table_row *x) {
     return rep;
 }
 
+/* One metric value of a row's run: which metric (an index into the
+ * table's sorted names) and the value. */
+typedef struct {
+    int m;    /* index into t->metrics */
+    int run;  /* the run's place in the row (keeps the sort stable) */
+    double v; /* the run's value of it */
+} ns__mval;
+
+static int ns__cmp_mval(const void *pa, const void *pb) {
+    const ns__mval *a = pa, *b = pb;
+    return a->m != b->m ? (a->m > b->m) - (a->m < b->m) : (a->run > b->run) - (a->run < b->run);
+}
+
+/* The median of each metric over the row's counted runs.  Every value of
+ * every run is placed by a binary search in the sorted names, then the
+ * values are grouped by a sort: linear-logarithmic in the values, where a
+ * search of each run's list for each name was quadratic (a run.json of
+ * 100,000 metrics took minutes). */
+static void ns__metric_medians(const ns_table *t, ns_table_row *x) {
+    x->metrics = ns_xcalloc((size_t)t->nmetrics + 1, sizeof *x->metrics);
+    size_t nv = 0, cap = 0;
+    ns__mval *vals = NULL;
+    for (int i = 0; i < x->cfg.nruns; i++) {
+        const ns_run *r = &t->runs[x->cfg.runs[i]];
+        if (!ns_run_counted(r)) continue;
+        if (nv + (size_t)r->nmetrics >= cap) {
+            cap = (nv + (size_t)r->nmetrics) * 2 + 16;
+            vals = ns_xrealloc(vals, sizeof *vals * cap);
+        }
+        for (int j = 0; j < r->nmetrics; j++) {
+            const char *name = r->metrics[j].name;
+            const char **hit = bsearch(&name, t->metrics, (size_t)t->nmetrics,
+                                       sizeof *t->metrics, ns__cmp_str);
+            if (hit) vals[nv++] = (ns__mval){(int)(hit - t->metrics), i, r->metrics[j].value};
+        }
+    }
+    if (nv) qsort(vals, nv, sizeof *vals, ns__cmp_mval);
+    double *v = ns_xcalloc(nv + 1, sizeof *v);
+    for (int m = 0; m < t->nmetrics; m++) x->metrics[m] = NAN; /* no run has it */
+    for (size_t a = 0, b; a < nv; a = b) {
+        size_t k = 0;
+        /* a run names a metric once (run.json's object keys are unique;
+         * ns_run_set_metric replaces): the first value of a run counts */
+        for (b = a; b < nv && vals[b].m == vals[a].m; b++)
+            if (b == a || vals[b].run != vals[b - 1].run) v[k++] = vals[b].v;
+        x->metrics[vals[a].m] = ns_median(v, k);
+    }
+    free(v);
+    free(vals);
+}
+
 static void ns__summarize(const ns_table *t, ns_table_row *x) {
     double *wall = ns_xcalloc((size_t)x->cfg.nruns + 1, sizeof *wall);
     double *uow = ns_xcalloc((size_t)x->cfg.nruns + 1, sizeof *uow);
@@ -198,20 +304,7 @@ static void ns__summarize(const ns_table *t, ns_table_row *x) {
     x->cache_x = NAN;
     x->base_ratio = NAN;
     x->median_run = ns__median_run(t, x);
-    x->metrics = ns_xcalloc((size_t)t->nmetrics + 1, sizeof *x->metrics);
-    for (int m = 0; m < t->nmetrics; m++) {
-        int k = 0;
-        for (int i = 0; i < x->cfg.nruns; i++) {
-            const ns_run *r = &t->runs[x->cfg.runs[i]];
-            if (!ns_run_counted(r)) continue;
-            for (int j = 0; j < r->nmetrics; j++)
-                if (strcmp(r->metrics[j].name, t->metrics[m]) == 0) {
-                    wall[k++] = r->metrics[j].value;
-                    break;
-                }
-        }
-        x->metrics[m] = ns_median(wall, (size_t)k);
-    }
+    ns__metric_medians(t, x);
     x->shares = ns_xcalloc(t->stages.count + 1, sizeof *x->shares);
     int with;
     x->regime = ns_table_median_shares(t, x->cfg.runs, x->cfg.nruns, x->shares, &with);
@@ -229,17 +322,23 @@ typedef struct {
     const char *const *keys; /* the table's keys, in order */
     int nkeys;               /* entries in keys */
     int row;                 /* the row's index before sorting */
+    const ns_table_row *row_p; /* the row: its derived tags */
 } ns__order;
 
 static int ns__cmp_order(const void *pa, const void *pb) {
     const ns__order *a = pa, *b = pb;
-    return ns_config_cmp(a->cfg, b->cfg, a->keys, a->nkeys);
+    /* derived tags (a key the configurations do not have) sort too */
+    for (int k = 0; k < a->nkeys; k++) {
+        int c = ns_text_cmp(ns_table_tag(a->row_p, a->keys[k]), ns_table_tag(b->row_p, a->keys[k]));
+        if (c) return c;
+    }
+    return ns_config_cmp(a->cfg, b->cfg, a->keys, 0);
 }
 
 /* Tag by tag in key order, numbers as numbers; then by mode. */
 static void ns__sort(ns_table *t) {
     ns__order *o = ns_xcalloc((size_t)t->nrows + 1, sizeof *o);
-    for (int i = 0; i < t->nrows; i++) o[i] = (ns__order){&t->rows[i].cfg, t->keys, t->nkeys, i};
+    for (int i = 0; i < t->nrows; i++) o[i] = (ns__order){&t->rows[i].cfg, t->keys, t->nkeys, i, &t->rows[i]};
     if (t->nrows) qsort(o, (size_t)t->nrows, sizeof *o, ns__cmp_order);
     ns_table_row *sorted = ns_xcalloc((size_t)t->nrows + 1, sizeof *sorted);
     for (int i = 0; i < t->nrows; i++) sorted[i] = t->rows[o[i].row];
@@ -295,6 +394,7 @@ void ns_table_build(ns_table *t, const ns_run *runs, int nruns, const ns_table_o
         ns__stage_shares(t, o->stages);
     }
     for (int i = 0; i < t->nrows; i++) ns__summarize(t, &t->rows[i]);
+    ns__derived(t);
     ns__sort(t);
     ns__cache_ratios(t);
     ns__baseline(t);

@@ -79,6 +79,8 @@ typedef struct {
     int median_run;        /* the counted run whose wall time is the median (the lower
                               middle for an even count; ties by reading order), an index
                               into the runs; -1 without counted runs */
+    const char *family;    /* derived tag family, from the model tag (in ns_table.derived), or NULL */
+    const char *size_b;    /* derived tag size_b (also params), or NULL */
 } ns_table_row;
 
 /* ====== The table ====== */
@@ -88,6 +90,14 @@ typedef struct {
     const char *base_key;   /* baseline K=V: the tag ... (NULL: no base_ratio) */
     const char *base_value; /* ... and its baseline value */
 } ns_table_opts;
+
+/* A counted run's self time in one stage, kept when its reports are freed
+ * (ns_table_keep_stages). */
+typedef struct {
+    int run;    /* index of the run in the table's runs */
+    int slot;   /* the stage (index into ns_table.stages) */
+    double sum; /* self seconds of the stage over the run's reports */
+} ns_table_kept;
 
 typedef struct {
     const ns_run *runs;    /* every run (borrowed) */
@@ -104,7 +114,28 @@ typedef struct {
                               NaN when unknown or not counted (owned; NULL unless staged) */
     const char *base_key;  /* the baseline tag (borrowed from the options), or NULL */
     const char *base_value; /* its baseline value */
+    ns_strmap derived;     /* the rows' derived tag values, interned (owned) */
+    ns_table_kept *kept;   /* stage sums of the runs kept so far, by run (owned) */
+    size_t nkept;          /* entries in kept */
+    size_t kept_sums_cap;  /* allocated entries of kept */
+    double *kept_total;    /* per kept run: its reports' summed totals (0: not
+                              counted, or no report with a map) (owned) */
+    size_t kept_cap;       /* allocated entries of kept_total */
+    int kept_runs;         /* runs whose stage sums are kept: runs[0..kept_runs) */
 } ns_table;
+
+/* ====== Runs read one at a time ======
+ * A history of 100,000 runs does not fit in memory with its trees (about
+ * 40 KiB a run as ns_report).  What the table needs of a run's reports is
+ * its stage sums (and `--submodels` its sub-model totals, which
+ * ns_table_submodel_metrics turns into metrics of the run): a command that
+ * reads run by run (parse/run_read.h, ns_run_folder_each) calls
+ * ns_table_keep_stages on each run as it is read -- in reading order, so
+ * that the run is runs[i] of the later ns_table_build, with the stage
+ * selection it will build with -- and may then free the run's reports.
+ * ns_table_build keeps the sums of the runs not kept so far itself, so a
+ * caller that keeps every run in memory need not call it. */
+void ns_table_keep_stages(ns_table *t, const ns_run *r, ns_stage_sel *sel);
 
 /* An empty table, ready for the caller's keys and stage names. */
 void ns_table_init(ns_table *t);
@@ -112,7 +143,10 @@ void ns_table_init(ns_table *t);
 void ns_table_build(ns_table *t, const ns_run *runs, int nruns, const ns_table_opts *o);
 void ns_table_free(ns_table *t);
 
-/* The value of tag `key` in row r, or NULL. */
+/* The value of tag `key` in row r, or NULL.  The derived tags family and
+ * size_b (params) of dataset.h answer when the runs have no such tag of
+ * their own, so they work wherever a tag does: --by family, --tag-columns
+ * size_b, the figures. */
 const char *ns_table_tag(const ns_table_row *r, const char *key);
 /* Has any row a regime (did any counted run keep a timing report)? */
 int ns_table_any_regime(const ns_table *t);

@@ -23,6 +23,8 @@ void ns_top_init(ns_top *t, int all) {
 
 void ns_top_free(ns_top *t) {
     ns_strmap_free(&t->names);
+    for (int i = 0; i < t->nids; i++) free(t->ids[i].row);
+    free(t->ids);
     free(t->rows);
     for (size_t i = 0; i < t->stages.count; i++) free(t->stage_desc[i]);
     free(t->stage_desc);
@@ -64,6 +66,45 @@ static void ns__top_sum(ns_top_row *row, const ns_node *n) {
         row->user_count++;
     }
     if (w.dec > row->dec) row->dec = w.dec;
+    /* per-pass memory (npu/memory.h): only occurrences that logged it */
+    ns_num mi = n->val[NS_COL_MEM_INC], mp = n->val[NS_COL_MEM_PEAK];
+    if (ns_num_present(mi) && isfinite(mi.v)) {
+        row->mem_count++;
+        row->mem_inc += mi.v;
+        if (ns_num_present(mp) && mp.v > row->mem_peak) row->mem_peak = mp.v;
+    }
+}
+
+/* ====== Interning ====== */
+
+/* The name-id table of map m (made on its first report). */
+static ns_top_ids *ns__top_ids(ns_top *t, const ns_stage_map *m) {
+    for (int i = 0; i < t->nids; i++)
+        if (t->ids[i].map == m) return &t->ids[i];
+    t->ids = ns_xrealloc(t->ids, sizeof *t->ids * (size_t)(t->nids + 1));
+    t->ids[t->nids] = (ns_top_ids){m, NULL, 0};
+    return &t->ids[t->nids++];
+}
+
+/* The row of n's name: by its id in the map's memo when it has one (no
+ * hashing), else interned by name.  *added: the row is new. */
+static size_t ns__top_row_of(ns_top *t, ns_top_ids *ids, int id, const ns_node *n, int *added) {
+    if (ids && id >= 0 && (size_t)id < ids->n && ids->row[id]) {
+        *added = 0;
+        return ids->row[id] - 1;
+    }
+    size_t k = ns_strmap_intern(&t->names, n->name, added);
+    if (ids && id >= 0) {
+        if ((size_t)id >= ids->n) {
+            size_t cap = ids->n ? ids->n : 256;
+            while (cap <= (size_t)id) cap *= 2;
+            ids->row = ns_xrealloc(ids->row, sizeof *ids->row * cap);
+            memset(ids->row + ids->n, 0, sizeof *ids->row * (cap - ids->n));
+            ids->n = cap;
+        }
+        ids->row[id] = k + 1;
+    }
+    return k;
 }
 
 static int ns__is_container(const ns_node *n) {
@@ -75,9 +116,11 @@ void ns_top_add(ns_top *t, const ns_report *r) { ns_top_add_staged(t, r, NULL, N
 void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
                        const ns_stage_of *of) {
     int *slot = NULL;
+    ns_top_ids *ids = NULL;
     if (m) {
         slot = ns_xcalloc((size_t)ns_stage_count(m) + 1, sizeof *slot);
         ns__top_stages(t, m, slot);
+        ids = ns__top_ids(t, m);
     }
     t->reports++;
     if (ns_report_starts_compile(r)) t->compiles++;
@@ -127,7 +170,7 @@ void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
          * own: summing both would count that time twice */
         if (!t->all && r->list_mode && n->kind == NS_KIND_PIPELINE) continue;
         int added;
-        size_t k = ns_strmap_intern(&t->names, n->name, &added);
+        size_t k = ns__top_row_of(t, ids, m ? of[i].name_id : -1, n, &added);
         if (k >= t->cap) {
             t->cap = t->cap ? t->cap * 2 : 256;
             t->rows = ns_xrealloc(t->rows, sizeof *t->rows * t->cap);
@@ -154,7 +197,7 @@ void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
  * needs no context (qsort passes none, and a global would be state hidden
  * from every caller). */
 typedef struct {
-    double wall;      /* summed wall seconds: heaviest first */
+    double wall;      /* summed wall seconds (or kB of memory increase): heaviest first */
     const char *name; /* ties by name (borrowed from t->names) */
     size_t index;     /* the row */
 } ns__rank;
@@ -173,5 +216,20 @@ size_t *ns_top_order_new(const ns_top *t) {
     size_t *ord = ns_xmalloc(sizeof *ord * (n + 1));
     for (size_t i = 0; i < n; i++) ord[i] = rank[i].index;
     free(rank);
+    return ord;
+}
+
+/* By summed memory increase, ties by name (the rank's `wall` holds it). */
+size_t *ns_top_order_mem_new(const ns_top *t, size_t *n) {
+    ns__rank *rank = ns_xmalloc(sizeof *rank * (t->names.count + 1));
+    size_t k = 0;
+    for (size_t i = 0; i < t->names.count; i++)
+        if (t->rows[i].mem_count)
+            rank[k++] = (ns__rank){t->rows[i].mem_inc, t->names.keys[i], i};
+    qsort(rank, k, sizeof *rank, ns__cmp_rank);
+    size_t *ord = ns_xmalloc(sizeof *ord * (k + 1));
+    for (size_t i = 0; i < k; i++) ord[i] = rank[i].index;
+    free(rank);
+    *n = k;
     return ord;
 }

@@ -50,13 +50,27 @@ typedef struct {
                       * index into ns_top.withins; NS_TOP_MAIN for a main
                       * report's row; NS_TOP_MIXED_WITHIN when occurrences
                       * differ */
+    long mem_count;  /* occurrences with a memory-usage-collector value */
+    double mem_inc;  /* their summed increase of the peak, kB */
+    double mem_peak; /* the largest peak after one of them, kB */
 } ns_top_row;
 
 #define NS_TOP_MAIN (-1)         /* ns_top_row.within: a row of a main report */
 #define NS_TOP_MIXED_WITHIN (-2) /* occurrences inside different rows, or both */
 
+/* A row name is hashed once per row: the stage map's memo has already
+ * given it an id (ns_stage_of.name_id), and the row it sums into is found
+ * by that id -- per map, for the ids are the map's. */
+typedef struct {
+    const ns_stage_map *map; /* a map reports were added with (it outlives the ns_top) */
+    size_t *row;             /* per name id: its row index + 1, 0 not yet known */
+    size_t n;                /* entries in row */
+} ns_top_ids;
+
 typedef struct {
     ns_strmap names;   /* name -> row index */
+    ns_top_ids *ids;   /* per stage map used: name ids -> rows */
+    int nids;          /* entries in ids */
     ns_top_row *rows;  /* rows by index */
     size_t cap;        /* allocated rows */
     double total_wall; /* summed totals (wall) of the main reports: each
@@ -84,6 +98,9 @@ void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
                        const ns_stage_of *of);
 /* Row indices sorted by wall descending, ties by name; caller frees. */
 size_t *ns_top_order_new(const ns_top *t);
+/* The rows with per-pass memory (mem_count > 0) by summed increase
+ * descending, ties by name; their number in *n.  Caller frees. */
+size_t *ns_top_order_mem_new(const ns_top *t, size_t *n);
 void ns_top_free(ns_top *t);
 
 #endif

@@ -337,23 +337,21 @@ static double ns__row_metric(const ns_table *t, const ns_table_row *x, const cha
 /* One case per configuration of the run folders, from the rows of the
  * table engine (analyse/table.h): the compile row (cold, or "none" when
  * the runs had no cache mode) gives the time, the stage shares and the
- * metrics, the warm row the cache hit.  Cases come in the order of each
- * configuration's first counted run; the heaviest pass is the largest
- * share any compile of the row gave. */
+ * metrics, the warm row the cache hit.  Cases come in the table's order
+ * (ns_config_cmp: tag values that are numbers by value, 2000 before
+ * 16000), configurations without a counted run left out; the heaviest
+ * pass is the largest share any compile of the row gave. */
 static void ns__from_runs(ns__advice *ad, ns_runset *rs) {
     ns_table t;
     ns_table_init(&t);
     ns_table_opts o = {&ad->sel, NULL, NULL};
     ns_table_build(&t, rs->runs, rs->nruns, &o);
     ad->table = t; /* kept for the study: freed with the advice */
-    int *row_of = ns_xcalloc((size_t)rs->nruns + 1, sizeof *row_of);
-    for (int r = 0; r < t.nrows; r++)
-        for (int i = 0; i < t.rows[r].cfg.nruns; i++) row_of[t.rows[r].cfg.runs[i]] = r;
     int *done = ns_xcalloc((size_t)t.nrows + 1, sizeof *done);
-    for (int i = 0; i < rs->nruns; i++) {
-        if (!ns_run_counted(&rs->runs[i]) || done[row_of[i]]) continue;
-        const ns_table_row *first = &t.rows[row_of[i]], *compile = NULL, *warm = NULL;
-        for (int r = 0; r < t.nrows; r++) { /* the rows of this configuration */
+    for (int i = 0; i < t.nrows; i++) {
+        if (done[i]) continue;
+        const ns_table_row *first = &t.rows[i], *compile = NULL, *warm = NULL;
+        for (int r = i; r < t.nrows; r++) { /* the rows of this configuration */
             const ns_table_row *x = &t.rows[r];
             if (!ns_config_same_tags(&x->cfg, &first->cfg)) continue;
             done[r] = 1;
@@ -361,10 +359,14 @@ static void ns__from_runs(ns__advice *ad, ns_runset *rs) {
             if (!strcmp(x->cfg.mode, "warm")) warm = x;
             else if (!compile) compile = x;
         }
-        const ns_kvlist *tags = &rs->runs[i].tags;
+        if (!compile && !warm) continue; /* no counted run */
+        const ns_kvlist *tags = &rs->runs[first->cfg.runs[0]].tags;
         ns_buf name = {0};
         for (int k = 0; k < tags->n; k++)
             ns_buf_printf(&name, "%s%s=%s", k ? " " : "", tags->items[k].key, tags->items[k].value);
+        if (ns_config_label(&first->cfg)) /* the command's words that tell it apart */
+            ns_buf_printf(&name, "%s%s=%s", name.len ? " " : "", ns_config_label_key(&first->cfg),
+                          ns_config_label(&first->cfg));
         ns__case *c = ns__new_case(ad, name.len ? name.data : "(no tags)");
         ns_buf_free(&name);
         c->tags = tags;
@@ -408,7 +410,6 @@ static void ns__from_runs(ns__advice *ad, ns_runset *rs) {
         }
     }
     free(done);
-    free(row_of);
     ad->studied = ns_study_build(&ad->study, &ad->table, &ad->sel, ns__fix_of) == 0;
 }
 

@@ -130,7 +130,7 @@ static void ns__render_text(ns_buf *b, const ns__side *sa, const ns__side *sb, c
     }
     for (int i = 0; i < d->nrows; i++) {
         const ns_diff_row *r = &d->rows[i];
-        int time = r->kind != NS_DIFF_METRIC;
+        int time = r->kind != NS_DIFF_METRIC && r->kind != NS_DIFF_MEMORY;
         ns_buf_puts(&c, r->name);
         ns_grid_take(&g, &c);
         ns_buf_printf(&c, "%zu", r->a_n);
@@ -152,6 +152,14 @@ static void ns__render_text(ns_buf *b, const ns__side *sa, const ns__side *sb, c
         ns_grid_take(&g, &c);
     }
     ns_grid_write(b, &g);
+    for (int i = 0; i < d->nrows; i++)
+        if (d->rows[i].kind == NS_DIFF_MEMORY) {
+            ns_buf_puts(b, "(mem:PASS: kB the pass raised the compiler's peak memory, summed over "
+                           "a run's compiles;\n"
+                           " the memory-usage-collector's lines; 0 where a run has them but "
+                           "none for the pass)\n");
+            break;
+        }
     if (d->skipped)
         ns_buf_printf(b, "(%d pass%s under 0.1 ms on both sides not shown; --all shows them)\n",
                       d->skipped, d->skipped == 1 ? "" : "es");
@@ -162,7 +170,8 @@ static void ns__render_text(ns_buf *b, const ns__side *sa, const ns__side *sb, c
 
 static const char *ns__kind_name(ns_diff_kind k) {
     return k == NS_DIFF_TOTAL ? "total" : k == NS_DIFF_PASS ? "pass"
-                                : k == NS_DIFF_STAGE ? "stage" : "metric";
+                                : k == NS_DIFF_STAGE ? "stage"
+                                : k == NS_DIFF_MEMORY ? "memory" : "metric";
 }
 
 static void ns__render_csv(ns_buf *b, const ns_diff *d) {
@@ -246,6 +255,38 @@ static int ns__side_select(ns__side *s, const char *spec) {
     return 0;
 }
 
+/* Warn when a side's runs are of several commands (or environments) that
+ * no tag tells apart (analyse/dataset.h: configurations and their labels):
+ * its median would be over all of them. */
+static void ns__side_commands(const ns__side *s, const char *label) {
+    ns_run *runs = ns_xcalloc((size_t)s->runs.n + 1, sizeof *runs);
+    for (int i = 0; i < s->runs.n; i++) runs[i] = *s->runs.runs[i]; /* borrowed, not owned */
+    ns_config *cf = NULL;
+    const char **keys = NULL;
+    int nkeys = 0, nc = ns_configs_new(runs, s->runs.n, &cf, &keys, &nkeys);
+    ns_buf b = {0};
+    int nl = 0; /* distinct labels (a label is the same in every mode) */
+    for (int i = 0; i < nc; i++) {
+        const char *l = ns_config_label(&cf[i]);
+        int seen = 0;
+        for (int k = 0; k < i && l && !seen; k++)
+            seen = ns_config_label(&cf[k]) && !strcmp(ns_config_label(&cf[k]), l);
+        if (!l || seen) continue;
+        if (nl < 3) ns_buf_printf(&b, "%s%s", nl ? "; " : "", l);
+        nl++;
+    }
+    if (nl)
+        ns_warn_at(NULL, 0, "%s: %s holds runs of %d commands or environments that no tag tells "
+                            "apart (config %s%s): its median is over all of them; record each "
+                            "into its own folder, or with a --tag",
+                   label, s->dir, nl, b.data, nl > 3 ? "; ..." : "");
+    for (int i = 0; i < nc; i++) ns_config_free(&cf[i]);
+    free(cf);
+    free(keys);
+    free(runs);
+    ns_buf_free(&b);
+}
+
 /* The counted runs of one side; 0, or an exit code (message printed). */
 static int ns__side_runs(const ns_runset *set, ns__side *s, const char *label,
                          const char *mode) {
@@ -268,6 +309,7 @@ static int ns__side_runs(const ns_runset *set, ns__side *s, const char *label,
         return ns_options_usage("diff", "%s holds %s and %s runs%s: choose one with --mode",
                                 label, modes[0], modes[1], nm > 2 ? " (and more)" : "");
     s->mode = modes[0];
+    ns__side_commands(s, label);
     return 0;
 }
 

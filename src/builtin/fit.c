@@ -173,9 +173,60 @@ static void ns__group_label(ns_buf *b, const ns__fitset *s, const ns__group *g) 
 
 /* ====== Reading ====== */
 
-/* Run folders: observations of the counted runs. */
-static void ns__from_runs(ns__fitset *s, const ns_runset *set, const ns_kvlist *where,
-                          const char *mode, const ns_field *fx, const ns_field *fy) {
+/* What a fit needs of one run's reports, taken as the run is read so that
+ * its trees can be freed at once (a history of 100,000 runs does not fit
+ * in memory with them): x and y of the run, or, --per report, each
+ * report's point. */
+typedef struct {
+    double x, y; /* the report's x and y (NaN where it has none) */
+    int code;    /* ns_report_point: 0 both, 1 no x, 2 no y */
+} ns__pt;
+
+typedef struct {
+    double x, y;  /* ns_run_value of --x and --y (not --per report) */
+    ns__pt *pts;  /* --per report: a point per report, in report order (owned) */
+    int npts;     /* entries in pts: the run's reports */
+} ns__digest;
+
+typedef struct {
+    ns_runset *set;      /* the runs, trees freed */
+    int cap;             /* allocated entries of set->runs and dig */
+    ns__digest *dig;     /* per run of set (owned) */
+    const ns_field *fx;  /* --x */
+    const ns_field *fy;  /* --y */
+    int per_report;      /* --per report */
+} ns__fit_reader;
+
+static void ns__fit_take(ns_run *r, void *ctx) {
+    ns__fit_reader *rd = ctx;
+    int i = rd->set->nruns;
+    if (i == rd->cap) {
+        rd->cap = rd->cap ? 2 * rd->cap : 64;
+        rd->set->runs = ns_xrealloc(rd->set->runs, sizeof *rd->set->runs * (size_t)rd->cap);
+        rd->dig = ns_xrealloc(rd->dig, sizeof *rd->dig * (size_t)rd->cap);
+    }
+    ns_run *kept = &rd->set->runs[rd->set->nruns++];
+    *kept = *r;
+    ns__digest *d = &rd->dig[i];
+    memset(d, 0, sizeof *d);
+    if (rd->per_report) {
+        d->npts = kept->nreports;
+        d->pts = ns_xcalloc((size_t)kept->nreports + 1, sizeof *d->pts);
+        for (int k = 0; k < kept->nreports; k++)
+            d->pts[k].code = ns_report_point(kept->reports[k], rd->fx, rd->fy, &d->pts[k].x,
+                                             &d->pts[k].y);
+    } else {
+        d->x = ns_run_value(kept, rd->fx);
+        d->y = ns_run_value(kept, rd->fy);
+    }
+    ns_run_free_reports(kept);
+}
+
+/* Run folders: observations of the counted runs (their values taken as
+ * they were read, rd). */
+static void ns__from_runs(ns__fitset *s, const ns__fit_reader *rd, const ns_kvlist *where,
+                          const char *mode, const ns_field *fx) {
+    const ns_runset *set = rd->set;
     ns_selection sel;
     ns_select_runs(set, where, mode, &sel);
     s->total = set->nruns;
@@ -197,11 +248,14 @@ static void ns__from_runs(ns__fitset *s, const ns_runset *set, const ns_kvlist *
             size_t at = ns_strmap_intern(&s->names, g, &added);
             o.group = s->names.keys[at];
         }
+        const ns__digest *d = &rd->dig[r - set->runs];
         if (s->per_report) {
-            s->total_reports += r->nreports;
-            for (int k = 0; k < r->nreports; k++) {
+            s->total_reports += d->npts;
+            for (int k = 0; k < d->npts; k++) {
                 o.line = k;
-                switch (ns_report_point(r->reports[k], fx, fy, &o.x, &o.y)) {
+                o.x = d->pts[k].x;
+                o.y = d->pts[k].y;
+                switch (d->pts[k].code) {
                 case 1: no_x++; break;
                 case 2: no_y++; break;
                 default: ns__add_obs(s, &o);
@@ -209,11 +263,11 @@ static void ns__from_runs(ns__fitset *s, const ns_runset *set, const ns_kvlist *
             }
             continue;
         }
-        if (isnan(o.x = ns_run_value(r, fx))) {
+        if (isnan(o.x = d->x)) {
             no_x++;
             continue;
         }
-        if (isnan(o.y = ns_run_value(r, fy))) {
+        if (isnan(o.y = d->y)) {
             no_y++;
             continue;
         }
@@ -567,6 +621,7 @@ int ns_cmd_fit(int argc, char **argv) {
     static const char *const pers[] = {"run", "report", NULL};
     ns__fitset s = {0};
     ns_runset set = {0};
+    ns__fit_reader rd = {&set, 0, NULL, NULL, NULL, 0}; /* run folders read run by run */
     ns_kvlist where = {0};
     ns_csv *tables = NULL;
     int ntables = 0;
@@ -673,8 +728,11 @@ int ns_cmd_fit(int argc, char **argv) {
         }
         fy.stages = &stages;
         s.y_time = ns_field_is_time(&fy);
+        rd.fx = &fx;
+        rd.fy = &fy;
+        rd.per_report = s.per_report;
         for (int i = 0; i < ninputs; i++)
-            if (ns_runset_read(&set, inputs[i]) < 0) rc = NS_EXIT_USAGE;
+            if (ns_runs_each(inputs[i], ns__fit_take, &rd) < 0) rc = NS_EXIT_USAGE;
         if (rc) goto out;
         if (set.nruns == 0) {
             ns_error("no runs found in %s%s", inputs[0],
@@ -682,7 +740,7 @@ int ns_cmd_fit(int argc, char **argv) {
             rc = NS_EXIT_NOTHING;
             goto out;
         }
-        ns__from_runs(&s, &set, &where, mode, &fx, &fy);
+        ns__from_runs(&s, &rd, &where, mode, &fx);
     }
     ns__build(&s);
     int fitted = 0;
@@ -723,6 +781,8 @@ out:
     free(s.obs);
     for (int i = 0; i < ntables; i++) ns_csv_free(&tables[i]);
     free(tables);
+    for (int i = 0; i < set.nruns; i++) free(rd.dig[i].pts);
+    free(rd.dig);
     ns_runset_free(&set);
     ns_stage_sel_free(&stages);
     ns_kv_free(&where);

@@ -16,6 +16,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* --format: an index into ns__tab_formats, in the writer's order */
 static const char *const ns__tab_formats[] = {"text", "csv", "json", "markdown", NULL};
@@ -38,9 +39,37 @@ static int ns__tag_columns(ns_table *t, char *list) {
 
 /* Does any run have the tag key? */
 static int ns__tag_seen(const ns_run *runs, int nruns, const char *key) {
+    char buf[256];
     for (int i = 0; i < nruns; i++)
-        if (ns_kv_get(&runs[i].tags, key)) return 1;
+        if (ns_run_tag(&runs[i], key, buf, sizeof buf)) return 1; /* derived ones too */
     return 0;
+}
+
+/* ====== Reading run by run ======
+ * The table needs of a run's trees only its stage sums (--stages) and its
+ * sub-model totals (--submodels): each run is reduced to those as it is
+ * read and its trees are freed, so memory grows with the runs' records
+ * (about 1 KiB each), not with their trees (tens of KiB). */
+typedef struct {
+    ns_run **runs;      /* the runs kept, trees freed */
+    int *nruns;         /* entries in runs */
+    int cap;            /* allocated entries */
+    ns_table *t;        /* keeps the stage sums */
+    ns_stage_sel *sel;  /* the stage selection, NULL without --stages */
+    int submodels;      /* --submodels */
+} ns__tab_reader;
+
+static void ns__tab_take(ns_run *r, void *ctx) {
+    ns__tab_reader *rd = ctx;
+    if (*rd->nruns == rd->cap) {
+        rd->cap = rd->cap ? 2 * rd->cap : 64;
+        *rd->runs = ns_xrealloc(*rd->runs, sizeof **rd->runs * (size_t)rd->cap);
+    }
+    ns_run *kept = &(*rd->runs)[(*rd->nruns)++];
+    *kept = *r;
+    if (rd->submodels) ns_table_submodel_metrics(kept, 1);
+    if (rd->sel) ns_table_keep_stages(rd->t, kept, rd->sel);
+    ns_run_free_reports(kept);
 }
 
 /* What the option handlers fill in. */
@@ -84,7 +113,7 @@ int ns_cmd_table(int argc, char **argv) {
     ns_table t;
     ns_table_init(&t);
     ns_table_opts o = {NULL, NULL, NULL};
-    ns_table_view view = {NS_TABLE_TEXT, 0, NULL};
+    ns_table_view view = {NS_TABLE_TEXT, 0, NULL, 0};
     ns_stage_sel sel;
     memset(&sel, 0, sizeof sel);
     int stages = 0;                /* --stages given */
@@ -124,23 +153,23 @@ int ns_cmd_table(int argc, char **argv) {
     }
     ns_diag_quiet(quiet);
     int listed = t.nkeys; /* keys named by --tag-columns */
+    if (stages) {
+        if (ns_stage_sel_init(&sel, stage_spec) < 0) {
+            rc = NS_EXIT_USAGE;
+            goto out;
+        }
+        o.stages = &sel;
+        int added; /* a map named on the command line has its columns even without reports */
+        for (int s = 0; sel.fixed && s < ns_stage_count(sel.fixed); s++)
+            ns_strmap_intern(&t.stages, ns_stage_name(sel.fixed, s), &added);
+    }
+    ns__tab_reader rd = {&runs, &nruns, 0, &t, o.stages, submodels};
     for (int i = 0; i < ndirs; i++)
-        if (ns_runs_read(dirs[i], &runs, &nruns) < 0) unreadable = 1;
+        if (ns_runs_each(dirs[i], ns__tab_take, &rd) < 0) unreadable = 1;
     if (nruns > 0) {
         for (int k = 0; k < listed; k++)
             if (!ns__tag_seen(runs, nruns, t.keys[k]))
                 ns_warn_at(NULL, 0, "--tag-columns: no run has the tag '%s'", t.keys[k]);
-        if (submodels) ns_table_submodel_metrics(runs, nruns);
-        if (stages) {
-            if (ns_stage_sel_init(&sel, stage_spec) < 0) {
-                rc = NS_EXIT_USAGE;
-                goto out;
-            }
-            o.stages = &sel;
-            int added; /* a map named on the command line has its columns even without reports */
-            for (int s = 0; sel.fixed && s < ns_stage_count(sel.fixed); s++)
-                ns_strmap_intern(&t.stages, ns_stage_name(sel.fixed, s), &added);
-        }
         ns_table_build(&t, runs, nruns, &o);
         if (stages && !ns_table_any_regime(&t))
             ns_warn_at(NULL, 0, "--stages: no counted run kept a timing report, so there are "
@@ -149,6 +178,7 @@ int ns_cmd_table(int argc, char **argv) {
             ns_warn_at(NULL, 0, "--by groups --baseline ratios; without --baseline it does nothing");
         view.format = ns__tab_format[fmt];
         view.ncols = listed ? listed : t.nkeys;
+        view.width = ns_cli_width(STDOUT_FILENO); /* text: fit a terminal (render/width.h) */
         ns_render_table(&b, &t, &view);
         if (ns_buf_flush(&b, stdout) || fflush(stdout)) {
             ns_error("error writing the output");

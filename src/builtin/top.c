@@ -1,6 +1,7 @@
 /* cmd_top.c -- `npuscope top`: the heaviest passes summed across every
- * report of the input, or their time by stage (--by stage), as a table,
- * JSON or CSV.
+ * report of the input, or their time by stage (--by stage), or the passes
+ * that raised the NPU compiler's peak memory most (--by memory, from its
+ * memory-usage-collector lines: npu/memory.h), as a table, JSON or CSV.
  *
  * Every report is read with a stage map (--stages, automatic by default:
  * vpux for NPU compiler reports, mlir for the rest), so pass rows carry
@@ -35,6 +36,7 @@ typedef struct {
     ns__kinds *k;      /* sub-model kinds (always summed) */
     long want;         /* --report N (1-based), 0 for every report */
     long seen;         /* reports seen so far */
+    int mem_reports;   /* reports with per-pass memory */
 } ns__top_ctx;
 
 static void ns__kind_add(ns__kinds *k, const ns_report *r) {
@@ -97,6 +99,7 @@ static int ns__top_sink(ns_report *r, void *vctx) {
     ns_stage_of *of = m ? ns_stage_assign_new(m, r, &n) : NULL;
     ns_top_add_staged(c->t, r, m, of);
     ns__kind_add(c->k, r);
+    if (r->cols & NS_COLBIT(NS_COL_MEM_INC)) c->mem_reports++;
     free(of);
     ns_report_free(r);
     return c->want != 0;
@@ -336,19 +339,112 @@ static void ns__top_render(ns_buf *b, const ns_top *t, long limit, ns__top_fmt f
     free(ord);
 }
 
+/* ====== --by memory ======
+ * The pass rows --by pass sums (by name over every report), ranked by the
+ * kB the memory-usage-collector says they raised the compiler's peak
+ * (VmPeak), summed over their occurrences; only rows with at least one
+ * such line are listed (none is not 0: the pass did not raise the peak, or
+ * the collector was off).  share: of the summed increase of all rows. */
+static int ns__top_render_memory(ns_buf *b, const ns_top *t, int mem_reports, long limit,
+                                 ns__top_fmt f, int color) {
+    size_t total_rows;
+    size_t *ord = ns_top_order_mem_new(t, &total_rows);
+    double sum = 0;
+    for (size_t k = 0; k < total_rows; k++) sum += t->rows[ord[k]].mem_inc;
+    size_t n = total_rows;
+    if (limit > 0 && (size_t)limit < n) n = (size_t)limit;
+    if (f == NS__TOP_JSON) {
+        ns_buf_printf(b, "{\"reports\":%d,\"mem_reports\":%d,\"total_wall_s\":", t->reports,
+                      mem_reports);
+        ns_put_json_double(b, t->total_wall, 4);
+        ns_buf_puts(b, ",\"total_increase_kb\":");
+        ns_put_json_double(b, sum, 0);
+        ns_buf_puts(b, ",\"by\":\"memory\"");
+        ns__maps_json(b, t);
+        ns_buf_puts(b, ",\"rows\":[");
+    } else if (f == NS__TOP_CSV) {
+        ns_buf_puts(b, "name,kind,stage,count,mem_count,mem_increase_kb,mem_peak_kb,share,wall_s\n");
+    } else {
+        ns_buf_printf(b, "%s%d report%s, %d with per-pass memory; %.0f kB of peak increase in "
+                         "total%s\n",
+                      color ? "\033[1m" : "", t->reports, t->reports == 1 ? "" : "s",
+                      mem_reports, sum, color ? "\033[0m" : "");
+        ns_buf_printf(b, "%4s  %10s  %7s  %6s  %11s  %6s  %11s  %s\n", "#", "+kB", "share",
+                      "logged", "peak kB", "count", "wall s", "name");
+    }
+    for (size_t k = 0; k < n; k++) {
+        const ns_top_row *row = &t->rows[ord[k]];
+        const char *name = t->names.keys[ord[k]];
+        double share = sum > 0 ? row->mem_inc / sum : NAN;
+        int dec = row->dec > 0 ? row->dec : 4;
+        const char *stage = ns__row_stage(t, row);
+        if (f == NS__TOP_JSON) {
+            ns_buf_puts(b, k ? ",\n{\"name\":" : "\n{\"name\":");
+            ns_json_str(b, name);
+            ns_buf_printf(b, ",\"kind\":\"%s\",\"stage\":", ns_kind_name(row->kind));
+            if (stage) ns_json_str(b, stage);
+            else ns_buf_puts(b, "null");
+            ns_buf_printf(b, ",\"count\":%ld,\"mem_count\":%ld,\"mem_increase_kb\":", row->count,
+                          row->mem_count);
+            ns_put_json_double(b, row->mem_inc, 0);
+            ns_buf_puts(b, ",\"mem_peak_kb\":");
+            ns_put_json_double(b, row->mem_peak, 0);
+            ns_buf_puts(b, ",\"share\":");
+            ns_put_json_double(b, share, 6);
+            ns_buf_puts(b, ",\"wall_s\":");
+            ns_put_json_double(b, row->wall, dec);
+            ns_buf_putc(b, '}');
+        } else if (f == NS__TOP_CSV) {
+            ns_csv_field(b, name);
+            ns_buf_printf(b, ",%s,", ns_kind_name(row->kind));
+            if (stage) ns_csv_field(b, stage);
+            ns_buf_printf(b, ",%ld,%ld,", row->count, row->mem_count);
+            ns_put_json_double(b, row->mem_inc, 0);
+            ns_buf_putc(b, ',');
+            ns_put_json_double(b, row->mem_peak, 0);
+            ns_buf_putc(b, ',');
+            ns_put_json_double(b, share, 6);
+            ns_buf_putc(b, ',');
+            ns_put_json_double(b, row->wall, dec);
+            ns_buf_putc(b, '\n');
+        } else {
+            ns_buf_printf(b, "%4zu  %10.0f  %6.1f%%  %6ld  %11.0f  %6ld  %11.*f  ", k + 1,
+                          row->mem_inc, isfinite(share) ? share * 100 : 0.0, row->mem_count,
+                          row->mem_peak, row->count, dec, row->wall);
+            ns_display_name(b, name);
+            ns_buf_putc(b, '\n');
+        }
+    }
+    if (f == NS__TOP_JSON) {
+        ns_buf_puts(b, "\n]}\n");
+    } else if (f == NS__TOP_TEXT) {
+        if (n < total_rows)
+            ns_buf_printf(b, "      (%zu more; -n 0 shows all)\n", total_rows - n);
+        ns_buf_puts(b, "      +kB: how much the pass raised the compiler's peak memory (VmPeak), "
+                       "summed over the\n"
+                       "      lines the memory-usage-collector logged after it; logged: its "
+                       "occurrences with\n"
+                       "      such a line; peak kB: the highest peak after one of them; count, "
+                       "wall s: all\n"
+                       "      its occurrences.  Passes without a line are not listed.\n");
+    }
+    free(ord);
+    return (int)total_rows;
+}
+
 int ns_cmd_top(int argc, char **argv) {
     ns_read_opts ro = {0};
     long limit = 20, want = 0; /* want: --report N */
-    int all = 0, by = 0; /* by: 0 pass, 1 stage, 2 sub-model kind */
+    int all = 0, by = 0; /* by: 0 pass, 1 stage, 2 sub-model kind, 3 memory */
     int fmt = NS__TOP_TEXT;
     const char *spec = NULL; /* --stages */
     ns_stage_sel sel = {0};
     static const char *const formats[] = {"text", "json", "csv", NULL}; /* ns__top_fmt */
-    static const char *const bys[] = {"pass", "stage", "submodel", NULL};
+    static const char *const bys[] = {"pass", "stage", "submodel", "memory", NULL};
     const ns_option own[] = {
         NS_OPT_INT('n', NULL, &limit, "N", 0, 1L << 30),
         NS_OPT_INT(0, "report", &want, "N", 1, 1L << 30),
-        NS_OPT_CHOICE(0, "by", &by, "pass|stage|submodel", bys),
+        NS_OPT_CHOICE(0, "by", &by, "pass|stage|submodel|memory", bys),
         NS_OPT_STAGES(&spec),
         NS_OPT_FLAG(0, "all", &all),
         NS_OPT_CHOICE(0, "format", &fmt, "F", formats),
@@ -372,13 +468,15 @@ int ns_cmd_top(int argc, char **argv) {
     ns__kinds kinds;
     memset(&kinds, 0, sizeof kinds);
     ns_strmap_init(&kinds.kinds);
-    ns__top_ctx ctx = {&t, &sel, &kinds, want, 0};
+    ns__top_ctx ctx = {&t, &sel, &kinds, want, 0, 0};
     long found = ns_cli_scan(inputs, ninputs, &ro, ns__top_sink, &ctx);
     /* an unreadable input still leaves the others' reports to show */
     if (t.reports > 0) {
         ns_buf b = {0};
         int color = fmt == NS__TOP_TEXT && ns_cli_color(1);
-        if (by_stage == 2) ns__kinds_render(&b, &kinds, t.total_wall, fmt);
+        int mem_rows = -1;
+        if (by_stage == 3) mem_rows = ns__top_render_memory(&b, &t, ctx.mem_reports, limit, fmt, color);
+        else if (by_stage == 2) ns__kinds_render(&b, &kinds, t.total_wall, fmt);
         else if (by_stage) ns__top_render_stages(&b, &t, fmt, color);
         else ns__top_render(&b, &t, limit, fmt, color);
         if (ns_buf_flush(&b, stdout) || fflush(stdout)) {
@@ -386,6 +484,12 @@ int ns_cmd_top(int argc, char **argv) {
             rc = NS_EXIT_USAGE;
         }
         ns_buf_free(&b);
+        if (mem_rows == 0) {
+            ns_error("no per-pass memory in the input: the NPU compiler logs it with "
+                     "NPU_COMPILATION_MODE_PARAMS=enable-memory-usage-collector=true, and "
+                     "npuscope reads it from a log with --npu (docs/npu.md)");
+            rc = NS_EXIT_NOTHING;
+        }
     }
     if (found < 0) rc = NS_EXIT_USAGE;
     else if (found == 0) {

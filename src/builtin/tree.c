@@ -70,7 +70,7 @@ static int ns__tree_merge(char **inputs, int ninputs, const ns_export_opts *eo, 
         ns_warn_at(NULL, 0, "tree --merge: %d of %d run%s not counted (failed, warmups or "
                             "cache primers)", skipped, set.nruns, set.nruns == 1 ? "" : "s");
     ns_exporter *ex = NULL;
-    ns_text_opts text = {eo->view, eo->color};
+    ns_text_opts text = {eo->view, eo->color, eo->width};
     ns_buf b = {0};
     if (eo->format == NS_FMT_JSON) ns_merged_json_begin(&b);
     else if (eo->format != NS_FMT_TEXT) ex = ns_exporter_new(eo, stdout);
@@ -155,6 +155,7 @@ int ns_cmd_tree(int argc, char **argv) {
     eo.view.col = time_col ? NS_COL_USER : NS_COL_WALL;
     int color = color_when == 0 ? -1 : color_when == 1;
     eo.color = color < 0 ? ns_cli_color(STDOUT_FILENO) : color;
+    eo.width = ns_cli_width(STDOUT_FILENO); /* text: fit a terminal (render/text.h) */
     if (merge) {
         if (eo.format == NS_FMT_ORIGINAL)
             rc = ns_options_usage("tree", "--merge: a merged tree has no original layout (no "

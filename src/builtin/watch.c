@@ -257,6 +257,7 @@ int ns_cmd_watch(int argc, char **argv) {
     eo.format = NS_FMT_TEXT;
     ns_view_init(&eo.view);
     eo.color = ns_cli_color(STDOUT_FILENO);
+    eo.width = ns_cli_width(STDOUT_FILENO); /* as tree fits a terminal */
     ns__watch_tree t = {ns_exporter_new(&eo, stdout), 0};
     long found = ns_cli_scan(scan, 1, &ro, ns__watch_sink, &t);
     if (ns_exporter_end(t.ex) != 0 || t.werr) {

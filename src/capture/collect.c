@@ -4,7 +4,9 @@
 
 #include "base/common.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,8 @@ const char *ns_collect_refusal(const char *name) {
     const char *base = strrchr(name, '/');
     base = base ? base + 1 : name;
     if (!strcmp(base, ".")) return "names a folder; give the files in it one by one";
+    if (strcspn(name, "*?[") < (size_t)(base - name))
+        return "wildcards ('*', '?', '[') may stand in the file name only, not in its folder";
     for (int i = 0; ns__reserved[i]; i++)
         if (!strcmp(base, ns__reserved[i])) {
             snprintf(msg, sizeof msg,
@@ -62,6 +66,52 @@ const char *ns_collect_refusal(const char *name) {
         if (!inside) return "is outside the working directory (the compile's files are there)";
     }
     return NULL;
+}
+
+/* ====== Wildcards ====== */
+
+static int ns__is_glob(const char *s) {
+    return s[strcspn(s, "*?[")] != 0;
+}
+
+static int ns__cmp_name(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int ns_collect_expand(const char *name, char ***out) {
+    *out = NULL;
+    if (!ns__is_glob(name)) {
+        *out = ns_xmalloc(sizeof **out);
+        (*out)[0] = ns_strdup(name);
+        return 1;
+    }
+    const char *slash = strrchr(name, '/');
+    char *dir = slash ? ns_strndup(name, (size_t)(slash - name) + (slash == name)) : ns_strdup(".");
+    const char *pat = slash ? slash + 1 : name;
+    DIR *d = opendir(dir);
+    int n = 0;
+    if (d) {
+        struct dirent *de;
+        while ((de = readdir(d))) {
+            const char *b = de->d_name;
+            /* hidden names never (FNM_PERIOD), nor the run folder's own */
+            if (fnmatch(pat, b, FNM_PERIOD) != 0) continue;
+            int reserved = 0;
+            for (int i = 0; ns__reserved[i]; i++)
+                if (!strcmp(b, ns__reserved[i])) reserved = 1;
+            if (reserved) continue;
+            *out = ns_xrealloc(*out, sizeof **out * (size_t)(n + 1));
+            size_t len = strlen(dir) + strlen(b) + 2;
+            char *full = ns_xmalloc(len);
+            if (slash) snprintf(full, len, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", b);
+            else snprintf(full, len, "%s", b);
+            (*out)[n++] = full;
+        }
+        closedir(d);
+    }
+    free(dir);
+    if (n > 1) qsort(*out, (size_t)n, sizeof **out, ns__cmp_name);
+    return n;
 }
 
 char *ns_collect_resolve_new(const char *name, const char **why) {

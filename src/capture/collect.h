@@ -8,6 +8,11 @@
  * already uses (run.json, stdout.log, stderr.log) or a hidden one.  A name
  * that breaks the rule is refused when the options are read, before any
  * compile runs; a link that leads out is refused when the file is copied.
+ * A name may hold wildcards ('*', '?', '[...]', as fnmatch reads them) in
+ * its file name, not in its folder: `--collect 'strategy_dump_*.json'`
+ * takes every file of that name pattern the run wrote (the compiler names
+ * its strategy dump after the model), each under the same rules; hidden
+ * names and the run folder's own never match.
  * Nothing here prints: each check returns a reason.
  */
 #ifndef NPUSCOPE_COLLECT_H
@@ -15,6 +20,10 @@
 
 /* Is NAME acceptable for --collect?  Returns NULL, or why not. */
 const char *ns_collect_refusal(const char *name);
+/* The names NAME stands for now: NAME itself when it has no wildcard
+ * (whether or not it exists), else the matching entries of its folder in
+ * name order (none: 0).  *out is a new array of new strings. */
+int ns_collect_expand(const char *name, char ***out);
 /* Where NAME really is, if that is inside the working directory: the
  * resolved path (free it), or NULL with *why ("no such file", "outside the
  * working directory", "not a regular file"). */

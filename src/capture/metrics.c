@@ -6,9 +6,13 @@
 
 #include "base/regex_guard.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 #define NS__METRIC_LINE_MAX (64u << 10)
 
@@ -21,7 +25,15 @@ static const struct {
     ns_agg agg;        /* combining rule */
 } ns__builtin[] = {
     {"compile_model_ms", "Compile model took ([0-9]+([.][0-9]+)?) ms", "Compile model took", NS_AGG_LAST},
-    {"compiler_peak_kb", "[Cc]ompilation memory usage: Peak ([0-9]+) KB", "memory usage: Peak", NS_AGG_MAX},
+    /* the NPU compiler's VmPeak (virtual memory, /proc/self/status): 2024
+     * logs the absolute value after each compile (it only grows in a
+     * process: the largest is the process's peak by its last compile);
+     * 2025+ logs its growth during each compile (summed: how much the
+     * run's compiles raised it; a later compile below an earlier peak logs 0) */
+    {"compiler_vmpeak_kb", "End of compilation memory usage: Peak ([0-9]+) KB",
+     "End of compilation memory usage: Peak", NS_AGG_MAX},
+    {"compiler_vmpeak_delta_kb", "Compilation memory usage: Peak ([0-9]+) KB",
+     "Compilation memory usage: Peak", NS_AGG_SUM},
     {"compile_net_ms", "Compile net time: ([0-9]+([.][0-9]+)?) ms", "Compile net time:", NS_AGG_SUM},
     {"tokens_per_s", "([0-9]+([.][0-9]+)?) tokens per second", "tokens per second", NS_AGG_LAST},
     /* OpenVINO GenAI: "Throughput: 12.34 tokens/s" or "... 12.34 ± 0.56 tokens/s" */
@@ -196,42 +208,220 @@ static void ns__line_add(ns_metric_stream *s, const char *p, size_t n) {
     s->len += n;
 }
 
-/* The complete lines in [p, end) (end is just after a '\n'), rule by rule:
- * the hinted ones find their text with memmem and look at those lines
- * only; each rule sees its lines in order, which is all "last", "sum" and
+/* ====== Anchors ======
+ * An anchor is the first bytes of a rule's fixed text (up to
+ * NS__ANCHOR_MAX): every line that holds the text holds its anchor, so
+ * the lines found by an anchor are all its rules need, and rules whose
+ * texts begin alike ("Compile model took", "Compile net time:") share one.
+ * Candidates are found as in Wojciech Mula's SIMD substring search: the
+ * anchor's first byte at position i and its last byte at i + len - 1,
+ * compared for 64 positions a step; the bytes between are compared only
+ * where both match. */
+
+#define NS__ANCHOR_MAX 8
+
+struct ns_metric_anchor {
+    char text[NS__ANCHOR_MAX]; /* the first bytes of the rules' text */
+    size_t len;                /* how many (2..NS__ANCHOR_MAX) */
+    size_t skip_to;            /* offset in the block where its next line starts */
+};
+
+/* The anchor of rule i: a new one or one that an earlier rule has. */
+static void ns__anchor_add(ns_metric_stream *s, int i) {
+    const char *hint = s->set->rules[i].hint;
+    size_t len = strlen(hint);
+    if (len > NS__ANCHOR_MAX) len = NS__ANCHOR_MAX;
+    if (len < 2) { /* too short to anchor: the rule looks at every line */
+        s->anchor_of[i] = -1;
+        return;
+    }
+    for (int a = 0; a < s->nanchors; a++)
+        if (s->anchors[a].len == len && !memcmp(s->anchors[a].text, hint, len)) {
+            s->anchor_of[i] = a;
+            return;
+        }
+    struct ns_metric_anchor *an = &s->anchors[s->nanchors];
+    memcpy(an->text, hint, len);
+    an->len = len;
+    s->anchor_of[i] = s->nanchors++;
+}
+
+/* Anchor a matched at p + pos (p is the start of the block, end just after
+ * a '\n'): the rules of a on that line, then the anchor skips to the next
+ * line (a rule looks at a line once). */
+static void ns__anchor_line(ns_metric_stream *s, int a, const char *p, const char *end,
+                            size_t pos) {
+    const char *hit = p + pos, *ls = hit;
+    while (ls > p && ls[-1] != '\n') ls--;
+    const char *nl = memchr(hit, '\n', (size_t)(end - hit));
+    s->len = 0;
+    s->skipping = 0;
+    ns__line_add(s, ls, (size_t)(nl - ls));
+    if (!s->skipping) {
+        s->line[s->len] = 0;
+        for (int i = 0; i < NS__ACC(s); i++)
+            /* the rule's whole text, on the line as regexec sees it */
+            if (s->anchor_of[i] == a && strstr(s->line, s->set->rules[i].hint))
+                ns__rule_line(s, i, s->line, s->len);
+    }
+    s->anchors[a].skip_to = (size_t)(nl + 1 - p);
+}
+
+/* Positions [from, len) of the block for anchor a, with memmem: the tail
+ * the vector loop leaves, or the whole block without one. */
+static void ns__anchor_rest(ns_metric_stream *s, int a, const char *p, const char *end,
+                            size_t from) {
+    size_t len = (size_t)(end - p);
+    struct ns_metric_anchor *an = &s->anchors[a];
+    size_t at = from > an->skip_to ? from : an->skip_to;
+    while (at < len) {
+        const char *hit = memmem(p + at, len - at, an->text, an->len);
+        if (!hit) break;
+        ns__anchor_line(s, a, p, end, (size_t)(hit - p));
+        at = an->skip_to;
+    }
+}
+
+/* The vector loops: each returns where the positions it did not look at
+ * start (the tail, for memmem).  SSE2 takes one anchor at a time, so that
+ * its two broadcast bytes stay in registers (the block is in the cache
+ * from the read), 64 positions a step, so that a step without a candidate
+ * is one branch; AVX2 takes four at a time. */
+#if defined(__SSE2__)
+/* A candidate of anchor a at p + pos, where its first and last bytes match. */
+static inline void ns__anchor_try(ns_metric_stream *s, int a, const char *p, const char *end,
+                                  size_t pos) {
+    const struct ns_metric_anchor *an = &s->anchors[a];
+    if (pos < an->skip_to || memcmp(p + pos + 1, an->text + 1, an->len - 2)) return;
+    ns__anchor_line(s, a, p, end, pos);
+}
+
+static size_t ns__anchor_sse2(ns_metric_stream *s, int a, const char *p, const char *end) {
+    const struct ns_metric_anchor *an = &s->anchors[a];
+    const __m128i first = _mm_set1_epi8(an->text[0]), last = _mm_set1_epi8(an->text[an->len - 1]);
+    const size_t len = (size_t)(end - p), off = an->len - 1;
+    size_t i = 0;
+    for (; i + 64 + NS__ANCHOR_MAX <= len; i += 64) {
+        uint64_t m = 0;
+        for (int k = 0; k < 4; k++) {
+            __m128i f = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 16 * k));
+            __m128i l = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 16 * k + off));
+            m |= (uint64_t)(uint32_t)_mm_movemask_epi8(
+                     _mm_and_si128(_mm_cmpeq_epi8(f, first), _mm_cmpeq_epi8(l, last)))
+                 << (16 * k);
+        }
+        for (; m; m &= m - 1) ns__anchor_try(s, a, p, end, i + (size_t)__builtin_ctzll(m));
+    }
+    return i;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define NS__HAVE_AVX2 1
+/* Four anchors of NS__ANCHOR_MAX bytes in one pass (all the built-in
+ * rules' are that long): their last bytes are all at i + 7, so a step is
+ * two loads and eight compares for the four, in registers.  `a` are the
+ * anchors (a group of fewer repeats one); a candidate is checked whole
+ * against each. */
+__attribute__((target("avx2"))) static size_t ns__anchor4_avx2(ns_metric_stream *s, const int a[4],
+                                                                const char *p, const char *end) {
+    __m256i f[4], l[4];
+    for (int k = 0; k < 4; k++) {
+        f[k] = _mm256_set1_epi8(s->anchors[a[k]].text[0]);
+        l[k] = _mm256_set1_epi8(s->anchors[a[k]].text[NS__ANCHOR_MAX - 1]);
+    }
+    const __m256i f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3], l0 = l[0], l1 = l[1], l2 = l[2],
+                  l3 = l[3];
+    const size_t len = (size_t)(end - p);
+    size_t i = 0;
+    for (; i + 32 + NS__ANCHOR_MAX <= len; i += 32) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
+        __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(p + i + NS__ANCHOR_MAX - 1));
+        __m256i m = _mm256_or_si256(
+            _mm256_or_si256(_mm256_and_si256(_mm256_cmpeq_epi8(x, f0), _mm256_cmpeq_epi8(y, l0)),
+                            _mm256_and_si256(_mm256_cmpeq_epi8(x, f1), _mm256_cmpeq_epi8(y, l1))),
+            _mm256_or_si256(_mm256_and_si256(_mm256_cmpeq_epi8(x, f2), _mm256_cmpeq_epi8(y, l2)),
+                            _mm256_and_si256(_mm256_cmpeq_epi8(x, f3), _mm256_cmpeq_epi8(y, l3))));
+        unsigned bits = (unsigned)_mm256_movemask_epi8(m);
+        for (; bits; bits &= bits - 1) {
+            size_t pos = i + (size_t)__builtin_ctz(bits);
+            for (int k = 0; k < 4; k++) {
+                if (k && a[k] == a[0]) break; /* the padding of a short group */
+                const struct ns_metric_anchor *an = &s->anchors[a[k]];
+                if (pos >= an->skip_to && !memcmp(p + pos, an->text, NS__ANCHOR_MAX))
+                    ns__anchor_line(s, a[k], p, end, pos);
+            }
+        }
+    }
+    return i;
+}
+#endif
+#endif
+
+static int ns__simd = -1; /* NS_SIMD_* in use; -1 until chosen */
+
+int ns_metrics_simd(int want) {
+    int best = NS_SIMD_NONE;
+#if defined(__SSE2__)
+    best = NS_SIMD_SSE2;
+#if defined(NS__HAVE_AVX2)
+    if (__builtin_cpu_supports("avx2")) best = NS_SIMD_AVX2;
+#endif
+#endif
+    ns__simd = want < 0 || want > best ? best : want;
+    return ns__simd;
+}
+
+/* Every anchor over the block: the vector loop chosen, then the tail. */
+static void ns__anchors(ns_metric_stream *s, const char *p, const char *end) {
+    if (ns__simd < 0) ns_metrics_simd(-1);
+    for (int a = 0; a < s->nanchors; a++) s->anchors[a].skip_to = 0;
+#if defined(NS__HAVE_AVX2)
+    if (ns__simd == NS_SIMD_AVX2) {
+        /* the full-length anchors four at a time, then each one's tail */
+        int group[4], ng = 0;
+        for (int a = 0; a <= s->nanchors; a++) {
+            if (a < s->nanchors && s->anchors[a].len == NS__ANCHOR_MAX) group[ng++] = a;
+            if (ng == 4 || (a == s->nanchors && ng)) {
+                for (int k = ng; k < 4; k++) group[k] = group[0];
+                size_t from = ns__anchor4_avx2(s, group, p, end);
+                for (int k = 0; k < ng; k++) ns__anchor_rest(s, group[k], p, end, from);
+                ng = 0;
+            }
+        }
+    }
+#endif
+    for (int a = 0; a < s->nanchors; a++) {
+#if defined(NS__HAVE_AVX2)
+        if (ns__simd == NS_SIMD_AVX2 && s->anchors[a].len == NS__ANCHOR_MAX) continue; /* done */
+#endif
+        size_t from = 0;
+        switch (ns__simd) {
+#if defined(__SSE2__)
+        case NS_SIMD_AVX2: /* a short anchor (none of the built-ins'): as SSE2 */
+        case NS_SIMD_SSE2: from = ns__anchor_sse2(s, a, p, end); break;
+#endif
+        default: break; /* NS_SIMD_NONE: memmem */
+        }
+        ns__anchor_rest(s, a, p, end, from);
+    }
+}
+
+/* The complete lines in [p, end) (end is just after a '\n'): the rules
+ * with a fixed text through their anchors, each --metric rule on every
+ * line; each rule sees its lines in order, which is all "last", "sum" and
  * "max" need. */
 static void ns__block(ns_metric_stream *s, const char *p, const char *end) {
+    ns__anchors(s, p, end);
     for (int i = 0; i < NS__ACC(s); i++) {
-        const char *hint = s->set->rules[i].hint;
-        if (!hint) { /* a --metric rule: every line */
-            for (const char *q = p; q < end;) {
-                const char *nl = memchr(q, '\n', (size_t)(end - q));
-                s->len = 0;
-                s->skipping = 0;
-                ns__line_add(s, q, (size_t)(nl - q));
-                if (!s->skipping) {
-                    s->line[s->len] = 0;
-                    ns__rule_line(s, i, s->line, s->len);
-                }
-                q = nl + 1;
-            }
-            continue;
-        }
-        size_t hl = strlen(hint);
-        for (const char *q = p; q < end;) {
-            const char *hit = memmem(q, (size_t)(end - q), hint, hl);
-            if (!hit) break;
-            const char *ls = hit;
-            while (ls > p && ls[-1] != '\n') ls--;
-            const char *nl = memchr(hit, '\n', (size_t)(end - hit));
+        if (s->anchor_of[i] >= 0) continue;
+        for (const char *q = p; q < end;) { /* a --metric rule: every line */
+            const char *nl = memchr(q, '\n', (size_t)(end - q));
             s->len = 0;
             s->skipping = 0;
-            ns__line_add(s, ls, (size_t)(nl - ls));
+            ns__line_add(s, q, (size_t)(nl - q));
             if (!s->skipping) {
                 s->line[s->len] = 0;
-                /* a NUL before the text hid it from the line-wise strstr:
-                 * the same rule here, on the line as regexec sees it */
-                if (strstr(s->line, hint)) ns__rule_line(s, i, s->line, s->len);
+                ns__rule_line(s, i, s->line, s->len);
             }
             q = nl + 1;
         }
@@ -249,6 +439,12 @@ void ns_metrics_stream_init(ns_metric_stream *s, const ns_metric_set *m) {
     s->count = ns_xcalloc(n, sizeof *s->count);
     s->spent_s = ns_xcalloc(n, sizeof *s->spent_s);
     s->gave_up = ns_xcalloc(n, sizeof *s->gave_up);
+    s->anchors = ns_xcalloc(n, sizeof *s->anchors);
+    s->anchor_of = ns_xcalloc(n, sizeof *s->anchor_of);
+    for (int i = 0; i < m->n; i++) {
+        if (m->rules[i].hint) ns__anchor_add(s, i);
+        else s->anchor_of[i] = -1;
+    }
 }
 
 void ns_metrics_feed(ns_metric_stream *s, const char *buf, size_t n) {
@@ -294,20 +490,9 @@ void ns_metrics_stream_end(ns_metric_stream *s, ns_metric_set *m) {
     free(s->count);
     free(s->spent_s);
     free(s->gave_up);
+    free(s->anchors);
+    free(s->anchor_of);
     memset(s, 0, sizeof *s);
-}
-
-void ns_metrics_scan_file(ns_metric_set *m, const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return;
-    ns_metric_stream s;
-    ns_metrics_stream_init(&s, m);
-    char *buf = ns_xmalloc(1u << 16);
-    size_t n;
-    while ((n = fread(buf, 1, 1u << 16, f)) > 0) ns_metrics_feed(&s, buf, n);
-    ns_metrics_stream_end(&s, m);
-    free(buf);
-    fclose(f);
 }
 
 void ns_metrics_to_run(const ns_metric_set *m, ns_run *r) {

@@ -13,6 +13,7 @@
 #define NPUSCOPE_METRICS_H
 
 #include "model/runs.h"
+#include "parse/scan.h" /* NS_SIMD_* */
 
 #include <regex.h>
 
@@ -59,9 +60,11 @@ void ns_metrics_reset(ns_metric_set *m);  /* forget values, keep rules */
  * gave: "last" means the last match in stderr if it has one.  Lines over
  * 64 KiB are not looked at (no metric line is that long).
  *
- * The work per piece is a search for each rule's fixed text (memmem) over
- * the whole piece, not a look at every line: a compile's gigabyte of log
- * lines costs a few passes at memory speed, and only the lines that hold a
+ * The work per piece is one search for the rules' fixed texts over the
+ * whole piece, not a look at every line: the texts' first eight bytes are
+ * "anchors" (rules that share them share one), and one pass compares the
+ * first and the last byte of every anchor at every position, 32 bytes at
+ * a time, and the rest only where both match.  Only the lines that hold a
  * rule's text are copied and handed to its regex.  --metric rules have no
  * fixed text and look at every line of up to NS_METRIC_USER_LINE_MAX. */
 typedef struct {
@@ -73,6 +76,9 @@ typedef struct {
     long *count;              /* per rule: this stream's matches */
     double *spent_s;          /* per rule: seconds in regexec (--metric rules) */
     int *gave_up;             /* per rule: over NS_METRIC_BUDGET_S */
+    struct ns_metric_anchor *anchors; /* the distinct anchors of the hinted rules */
+    int nanchors;             /* entries in anchors */
+    int *anchor_of;           /* per rule: its anchor, or -1 (a --metric rule) */
 } ns_metric_stream;
 
 void ns_metrics_stream_init(ns_metric_stream *s, const ns_metric_set *m);
@@ -80,8 +86,10 @@ void ns_metrics_feed(ns_metric_stream *s, const char *buf, size_t n);
 /* The last line (if it has no newline), then the matches into m (the set
  * the stream was made for); frees the stream. */
 void ns_metrics_stream_end(ns_metric_stream *s, ns_metric_set *m);
-/* A whole file as one stream. */
-void ns_metrics_scan_file(ns_metric_set *m, const char *path);
+/* The vector loop of the anchor search, as ns_scan_simd (parse/scan.h)
+ * chooses the scanner's: the best the CPU has unless `want` (NS_SIMD_*)
+ * is less; returns the one in use.  The tests run each. */
+int ns_metrics_simd(int want);
 /* Copy the metrics that matched into run (replacing its list). */
 void ns_metrics_to_run(const ns_metric_set *m, ns_run *r);
 void ns_metrics_free(ns_metric_set *m);

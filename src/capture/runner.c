@@ -48,15 +48,12 @@ static int ns__collect(ns_report *r, void *ctx) {
     return 0;
 }
 
-static void ns__scan_log(ns_scanner *sc, const char *dir, const char *name, ns__found *f) {
-    char *path = ns_path_join_new(dir, name);
-    int before = f->n;
-    ns_scan_path(sc, path, ns__collect, f);
-    for (int i = before; i < f->n; i++) { /* name files as the folder has them */
-        free(f->r[i]->file);
-        f->r[i]->file = ns_strdup(name);
-    }
-    free(path);
+/* Warnings about the output's reports are not printed while a run is
+ * recorded (an incomplete report is marked in run.json, and the compile's
+ * own output may be on the screen); errors are. */
+static void ns__scan_diag(void *ctx, ns_diag_kind kind, const char *file, long line,
+                          const char *msg) {
+    if (kind != NS_DIAG_WARNING) ns_diag_print(ctx, kind, file, line, msg);
 }
 
 /* ====== Collected files ====== */
@@ -91,19 +88,25 @@ static int ns__copy_into(const char *src, const char *dir) {
  * run wrote (modified since it started), and only those. */
 static void ns__collect_files(const ns_runner *rn, const char *tmp, time_t started) {
     for (int i = 0; i < rn->ncollect; i++) {
-        const char *why = NULL;
-        /* the name passed ns_collect_refusal; where it leads is checked now */
-        char *real = ns_collect_resolve_new(rn->collect[i], &why);
-        if (!real) {
-            ns_warn_at(NULL, 0, "--collect %s: %s; not collected", rn->collect[i], why);
-            continue;
+        char **names;
+        int nnames = ns_collect_expand(rn->collect[i], &names); /* a wildcard: each match */
+        for (int k = 0; k < nnames; k++) {
+            const char *why = NULL;
+            /* the name passed ns_collect_refusal; where it leads is checked now */
+            char *real = ns_collect_resolve_new(names[k], &why);
+            if (!real) {
+                ns_warn_at(NULL, 0, "--collect %s: %s; not collected", names[k], why);
+            } else {
+                struct stat st;
+                if (stat(real, &st) == 0 && st.st_mtime >= started) { /* else: an earlier compile's */
+                    int err = ns__copy_into(real, tmp);
+                    if (err) ns_error("--collect %s: %s", names[k], strerror(err));
+                }
+                free(real);
+            }
+            free(names[k]);
         }
-        struct stat st;
-        if (stat(real, &st) == 0 && st.st_mtime >= started) { /* else: an earlier compile's */
-            int err = ns__copy_into(real, tmp);
-            if (err) ns_error("--collect %s: %s", rn->collect[i], strerror(err));
-        }
-        free(real);
+        free(names);
     }
 }
 
@@ -135,9 +138,17 @@ static char *ns__abs_new(const char *path) {
 
 /* ====== The run ====== */
 
-/* What capture hands the output to: the metric streams, and the status line. */
+/* What capture hands the output to: the metric streams, the report
+ * scanners and the status line.  Each stream has a scanner of its own (and
+ * an NPU hook of its own): the two are read at the same time, and a
+ * scanner reads one input at a time. */
 typedef struct {
     ns_metric_stream streams[2]; /* stdout's and stderr's metric rules */
+    ns_scanner sc[2];            /* stdout's and stderr's report scanners */
+    ns_npu_hook npu[2];          /* their NPU hooks, when hooked */
+    int hooked;                  /* the scanners have the NPU hooks */
+    ns_scan_stream *scan[2];     /* the scans in progress, or NULL once ended */
+    ns__found found[2];          /* the reports each found */
     ns_live *live;               /* the status line, or NULL */
 } ns__readers;
 
@@ -145,7 +156,54 @@ typedef struct {
 static void ns__on_output(void *ctx, int stream, const char *buf, size_t n) {
     ns__readers *rd = ctx;
     ns_metrics_feed(&rd->streams[stream], buf, n);
+    ns_scan_stream_feed(rd->scan[stream], buf, n);
     if (rd->live) ns_live_feed(rd->live, stream, buf, n);
+}
+
+/* The report scanners, set up before the command starts: facts with the
+ * npu preset, labels for an NPUW compile. */
+static void ns__scans_begin(ns__readers *rd, const ns_runner *rn, const ns_run_spec *s) {
+    int facts = rn->preset && !strcmp(rn->preset, "npu"); /* facts per compile */
+    /* an NPUW LLM compile: --npuw, or a tag NPUW_LLM=YES says so */
+    const char *npuw = rn->npuw;
+    const char *llm = s->tags ? ns_kv_get(s->tags, "NPUW_LLM") : NULL;
+    if (!npuw && llm && (!strcmp(llm, "YES") || !strcmp(llm, "yes") || !strcmp(llm, "true") ||
+                         !strcmp(llm, "1")))
+        npuw = NS_NPUW_DEFAULT_LAYOUT;
+    rd->hooked = facts || npuw;
+    static const char *const names[2] = {"stdout.log", "stderr.log"};
+    for (int i = 0; i < 2; i++) {
+        ns_scanner_init(&rd->sc[i]);
+        rd->sc[i].diag = (ns_diag){ns__scan_diag, NULL};
+        /* stderr's reports come after stdout's, as in a scan of stdout.log
+         * and then stderr.log: numbered once stdout has ended */
+        rd->sc[i].number_late = i == 1;
+        if (rd->hooked) {
+            ns_npu_hook_init(&rd->npu[i], npuw, &rd->sc[i].diag);
+            rd->sc[i].hook = &rd->npu[i].ops;
+        }
+        rd->found[i] = (ns__found){0};
+        rd->scan[i] = ns_scan_stream_new(&rd->sc[i], names[i], ns__collect, &rd->found[i]);
+    }
+}
+
+/* The output has ended: the last lines, then stdout's reports and
+ * stderr's after them, into *all. */
+static void ns__scans_end(ns__readers *rd, ns__found *all) {
+    for (int i = 0; i < 2; i++) {
+        ns_scan_stream_end(rd->scan[i]);
+        rd->scan[i] = NULL;
+        if (rd->hooked) ns_npu_hook_free(&rd->npu[i]);
+        ns_scanner_free(&rd->sc[i]);
+    }
+    int base = rd->found[0].n;
+    for (int k = 0; k < rd->found[1].n; k++) ns_scan_number_late(rd->found[1].r[k], base);
+    all->n = rd->found[0].n + rd->found[1].n;
+    all->r = ns_xmalloc(sizeof *all->r * (size_t)(all->n ? all->n : 1));
+    for (int i = 0, at = 0; i < 2; i++) {
+        for (int k = 0; k < rd->found[i].n; k++) all->r[at++] = rd->found[i].r[k];
+        free(rd->found[i].r);
+    }
 }
 
 static void ns__on_tick(void *ctx) {
@@ -203,6 +261,8 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     ns__readers rd;
     ns_metrics_stream_init(&rd.streams[0], &rn->metrics);
     ns_metrics_stream_init(&rd.streams[1], &rn->metrics);
+    /* and the report scanners: nothing is read again after the run */
+    ns__scans_begin(&rd, rn, s);
     rd.live = rn->live;
     co.ctx = &rd;
     ns_capture_result cr;
@@ -210,6 +270,7 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     int ran = ns_capture_run(&co, &cr);
     ns_metrics_stream_end(&rd.streams[0], &rn->metrics); /* stdout's matches, then stderr's */
     ns_metrics_stream_end(&rd.streams[1], &rn->metrics);
+    ns__scans_end(&rd, &found);
     if (rd.live) ns_live_clear(rd.live);
     if (ran != 0) goto out;
     memcpy(r->started_at, cr.started_at, sizeof r->started_at);
@@ -238,28 +299,6 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     ns_metrics_to_run(&rn->metrics, r);
     ns__collect_files(rn, tmp, started);
     ns_npu_collected_metrics(tmp, r, &ns_diag_stderr);
-    ns_scanner sc;
-    ns_scanner_init(&sc);
-    sc.diag = ns_diag_stderr; /* printed as ever, -q (below) aside */
-    int facts = rn->preset && !strcmp(rn->preset, "npu"); /* facts per compile */
-    /* an NPUW LLM compile: --npuw, or a tag NPUW_LLM=YES says so */
-    const char *npuw = rn->npuw;
-    const char *llm = s->tags ? ns_kv_get(s->tags, "NPUW_LLM") : NULL;
-    if (!npuw && llm && (!strcmp(llm, "YES") || !strcmp(llm, "yes") || !strcmp(llm, "true") ||
-                         !strcmp(llm, "1")))
-        npuw = NS_NPUW_DEFAULT_LAYOUT;
-    ns_npu_hook npu;
-    if (facts || npuw) {
-        ns_npu_hook_init(&npu, npuw, &sc.diag);
-        sc.hook = &npu.ops;
-    }
-    int was_quiet = ns_diag_quiet(1); /* incomplete reports are marked in run.json */
-    ns__scan_log(&sc, tmp, "stdout.log", &found);
-    ns__scan_log(&sc, tmp, "stderr.log", &found);
-    ns_diag_quiet(was_quiet);
-    if (sc.hook) ns_npu_hook_free(&npu);
-    ns_scanner_free(&sc);
-
     if (cache && strcmp(s->mode, "cold") == 0) ns_rmtree(cache);
     int err = ns_run_write_json(tmp, r, found.r, found.n);
     if (err) {

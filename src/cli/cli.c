@@ -19,8 +19,10 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -77,6 +79,27 @@ static int ns__scan_runs(ns_scanner *sc, const char *dir, ns_sink sink, void *ct
     return 0;
 }
 
+/* Is the input an NPU log?  1 when its head holds a line of the NPU stack,
+ * 0 when it does not, -1 when it cannot be looked at before it is read
+ * (standard input, a pipe): then the hook watches its lines.  The head is
+ * the first NS__SNIFF bytes: an NPU log's plugin and compiler lines come
+ * before its first report. */
+#define NS__SNIFF (256u << 10)
+static int ns__npu_sniff(const char *path) {
+    if (!strcmp(path, "-")) return -1;
+    struct stat st;
+    if (stat(path, &st) != 0) return 0; /* the scanner says why */
+    if (!S_ISREG(st.st_mode)) return -1;
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    char *buf = ns_xmalloc(NS__SNIFF);
+    size_t n = fread(buf, 1, NS__SNIFF, f);
+    fclose(f);
+    int yes = ns_npu_log_sniff(buf, n);
+    free(buf);
+    return yes;
+}
+
 void ns_cli_none_found(char **inputs, int ninputs) {
     if (ninputs > 1) {
         ns_error("no timing report found in the %d inputs", ninputs);
@@ -97,12 +120,11 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
         return -1;
     }
     /* --npu and --npuw: the NPU layer's hook feeds on the lines between
-     * reports (--npuw implies --npu) */
+     * reports (--npuw implies --npu); without them, on the inputs that
+     * show themselves NPU logs, unless --no-npu */
     ns_npu_hook npu;
-    if (o->npu || o->npuw) {
-        ns_npu_hook_init(&npu, o->npuw, &sc.diag);
-        sc.hook = &npu.ops;
-    }
+    int asked = o->npu || o->npuw, detect = !asked && !o->no_npu;
+    if (asked || detect) ns_npu_hook_init(&npu, o->npuw, &sc.diag);
     static char *dash[] = {"-"};
     if (ninputs == 0) {
         inputs = dash;
@@ -113,12 +135,19 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
         struct stat st;
         if (strcmp(inputs[i], "-") != 0 && stat(inputs[i], &st) == 0 && S_ISDIR(st.st_mode)) {
             if (ns__scan_runs(&sc, inputs[i], sink, ctx) < 0) failed = 1;
-        } else if (ns_scan_path(&sc, inputs[i], sink, ctx) < 0) {
-            failed = 1;
+            continue;
         }
+        sc.hook = asked ? &npu.ops : NULL;
+        if (detect) {
+            int kind = ns__npu_sniff(inputs[i]);
+            npu.detect = kind < 0; /* cannot look first: watch its lines */
+            if (kind) sc.hook = &npu.ops;
+        }
+        if (ns_scan_path(&sc, inputs[i], sink, ctx) < 0) failed = 1;
     }
     long found = sc.next_index;
-    if (sc.hook) ns_npu_hook_free(&npu);
+    if (asked || detect) ns_npu_hook_free(&npu);
+    sc.hook = NULL;
     ns_scanner_free(&sc);
     ns_diag_summary();
     return failed ? -1 : found;
@@ -128,4 +157,19 @@ int ns_cli_color(int fd) {
     const char *nc = getenv("NO_COLOR");
     if (nc && *nc) return 0;
     return isatty(fd);
+}
+
+int ns_cli_width(int fd) {
+    const char *c = getenv("COLUMNS");
+    if (c && *c) {
+        char *end;
+        errno = 0;
+        long v = strtol(c, &end, 10);
+        if (!*end && !errno && v >= 1 && v <= 100000) return (int)v;
+    }
+#ifdef TIOCGWINSZ
+    struct winsize ws;
+    if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+#endif
+    return 0;
 }

@@ -16,14 +16,17 @@ typedef struct {
     const char *label_regex; /* --label-regex */
     int quiet;               /* -q: no warnings */
     int npu;                 /* --npu: attach the NPU compiler's facts */
+    int no_npu;              /* --no-npu: not unless --npu/--npuw asks (no
+                              * recognising of NPU logs by their lines) */
     const char *npuw;        /* --npuw[=LAYOUT]: NPUW sub-model labels */
 } ns_read_opts;
 
 /* The read options as option-table entries (cli/options.h), for a
- * command's table: --label-regex RE, --npu, --npuw[=LAYOUT], -q. */
+ * command's table: --label-regex RE, --npu, --no-npu, --npuw[=LAYOUT], -q. */
 #define NS_OPT_READ(ro)                                                                       \
     NS_OPT_STRING(0, "label-regex", &(ro)->label_regex, "RE"),                                \
     NS_OPT_FLAG(0, "npu", &(ro)->npu),                                                        \
+    NS_OPT_FLAG(0, "no-npu", &(ro)->no_npu),                                                  \
     NS_OPT_CALL_EQ("npuw", "LAYOUT", ns_cli_opt_npuw, (ro), NS_NPUW_DEFAULT_LAYOUT),          \
     NS_OPT_QUIET(&(ro)->quiet)
 struct ns_option;
@@ -36,12 +39,21 @@ int ns_cli_opt_npuw(const struct ns_option *opt, const char *arg, const char **w
 void ns_cli_none_found(char **inputs, int ninputs);
 
 /* Scan every input (stdin when there are none) into sink.  Returns the
- * number of reports found, or -1 if an input could not be read. */
+ * number of reports found, or -1 if an input could not be read.  NPU facts
+ * are read with --npu or --npuw, and without them from every input that
+ * shows itself an NPU log (ns_npu_log_line), unless --no-npu. */
 long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink,
                  void *ctx);
 
 /* Colour on stdout?  Only on a terminal, never with NO_COLOR set. */
 int ns_cli_color(int fd);
+
+/* The width people-facing text on fd fits itself to (render/width.h):
+ * $COLUMNS when it is a whole number from 1 to 100000 (so COLUMNS=60
+ * works in a pipe, and a script can ask for any width), else the
+ * terminal's own width when fd is a terminal (TIOCGWINSZ), else 0: no
+ * limit, a pipe or a file gets every column. */
+int ns_cli_width(int fd);
 
 /* Print the help of a subcommand ("tree", "top", ... or NULL for general). */
 void ns_help(const char *cmd);

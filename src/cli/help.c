@@ -43,8 +43,10 @@ static const char ns__general_tail[] =
 
 #define NS__NPU_OPTIONS                                                         \
     "  --npu              attach what the NPU compiler logs around each report\n"  \
-    "                     (peak compile memory, Compile net time, MLIR workers,\n" \
-    "                     estimated latency, VPUIP tasks) as report metrics\n"     \
+    "                     (VmPeak, Compile net time, MLIR workers, estimated\n"   \
+    "                     latency, VPUIP tasks) as report metrics; without it,\n" \
+    "                     done for inputs that carry the NPU stack's log lines\n" \
+    "  --no-npu           only with --npu/--npuw: do not recognise NPU logs\n"    \
     "  --npuw[=LAYOUT]    an NPUW LLM compile: label reports by their order in\n"  \
     "                     LAYOUT (default generate:3,prefill:3,lm_head:1), or by\n" \
     "                     a developer build's 'Compiling Subgraph[i]: NAME'\n"
@@ -54,7 +56,10 @@ static const char ns__tree[] =
     "\n"
     "Print every timing report found in the input as a tree: wall time as the\n"
     "compiler printed it, share of the report's total with a bar, user time\n"
-    "when the report has it, and the row name indented by depth.\n"
+    "when the report has it, the NPU compiler's per-pass memory when its log\n"
+    "has it (peak kB after the pass and +kB it added, from the\n"
+    "memory-usage-collector's lines; with --npu; '-' on rows without one), and\n"
+    "the row name indented by depth.\n"
     "\n"
     "options:\n"
     "  --format F         text (default), json, csv, folded, chrome, speedscope,\n"
@@ -103,14 +108,18 @@ static const char ns__top[] =
     "rows that --by pass ranks, grouped by stage.\n"
     "\n"
     "options:\n"
-    "  -n N               show the N heaviest (default 20; 0 = all; --by pass)\n"
+    "  -n N               show the N heaviest (default 20; 0 = all; --by pass\n"
+    "                     or memory)\n"
     "  --report N         take only the N-th report of the input, alone (its\n"
     "                     own total and shares, even a breakdown table)\n"
     "  --format F         text (default), json or csv\n"
-    "  --by pass|stage|submodel\n"
+    "  --by pass|stage|submodel|memory\n"
     "                     group by pass name (default), by stage, or by the\n"
     "                     sub-model kind of the report (with --npuw: generate,\n"
-    "                     prefill, lm_head; the label's last non-numeric part)\n"
+    "                     prefill, lm_head; the label's last non-numeric part);\n"
+    "                     memory: the pass rows ranked by the kB the NPU\n"
+    "                     compiler's memory-usage-collector says they raised its\n"
+    "                     peak, summed (only passes with such a line; --npu)\n"
     "  --stages MAP       the stage map: a rules file, vpux, mlir or auto (the\n"
     "                     default: vpux for NPU compiler reports, mlir for the\n"
     "                     rest); see 'npuscope stages --help'\n"
@@ -129,7 +138,8 @@ static const char ns__top[] =
     "  --env K=V          set a variable for the command (repeatable)\n"             \
     "  --tag K=V          label the runs (repeatable); tags name a configuration\n"  \
     "  --metric NAME=RE   a number from the output: POSIX ERE, first capture group,\n" \
-    "                     last match (built-in: compile_model_ms, compiler_peak_kb,\n" \
+    "                     last match (built-in: compile_model_ms,\n"                \
+    "                     compiler_vmpeak_kb, compiler_vmpeak_delta_kb,\n"        \
     "                     compile_net_ms, tokens_per_s); a rate's NAME should end\n" \
     "                     in _per_s (diff: higher is better)\n"                    \
     "  --timeout SEC      SIGTERM to the command's process group after SEC\n"        \
@@ -139,11 +149,12 @@ static const char ns__top[] =
     "  --npuw[=LAYOUT]    label the reports of an NPUW LLM compile (as for tree;\n" \
     "                     also implied by a tag NPUW_LLM=YES)\n"                   \
     "  --collect FILE     copy FILE into the run folder when the run wrote it\n"   \
-    "                     (compileTimeScheduleTrace.json and strategy_out.json\n" \
-    "                     also become metrics: tasks, tiles, ...) (repeatable);\n" \
-    "                     FILE is inside the working directory (no '..', no link\n" \
-    "                     out), not a folder, not run.json, stdout.log,\n"        \
-    "                     stderr.log or a hidden name\n"                          \
+    "                     (compileTimeScheduleTrace.json, strategy_out.json and\n" \
+    "                     strategy_dump_*.json also become metrics: tasks,\n"     \
+    "                     tiles, ...) (repeatable); FILE is inside the working\n" \
+    "                     directory (no '..', no link out), not a folder, not\n" \
+    "                     run.json, stdout.log, stderr.log or a hidden name; its\n" \
+    "                     file name may hold wildcards: 'strategy_dump_*.json'\n"  \
     "  --show-output      copy the command's output to the terminal as it runs\n"   \
     "  -q, --quiet        no progress or summary lines (without -q a line per\n"   \
     "                     finished run, on a terminal or not)\n"
@@ -226,14 +237,17 @@ static const char ns__table[] =
     "                     and markdown leave out columns with nothing in them\n"
     "  --tag-columns A,B  show only these tags, in this order (default: every\n"
     "                     tag, in order of first appearance); rows sort by them\n"
-    "                     first and are still one per full set of tags\n"
+    "                     first and are still one per full set of tags; the\n"
+    "                     derived tags size_b (params) and family, read off the\n"
+    "                     model tag, may be named\n"
     "  --submodels        add a column per sub-model kind (submodel:generate,\n"
     "                     ...: the median of the run's report totals of that\n"
     "                     kind; labels from record --npuw or a tag NPUW_LLM=YES)\n"
     "  --baseline K=V     add each row's median over the median of the row that\n"
     "                     differs only in tag K, where K has the value V (x base;\n"
     "                     precision=int8), and the median of those ratios\n"
-    "  --by AXIS          ... grouped by this tag (e.g. model)\n"
+    "  --by AXIS          ... grouped by this tag (e.g. model, or the derived\n"
+    "                     family or size_b)\n"
     "  --stages [MAP]     add the regime and stage share columns; MAP is a rules\n"
     "                     file, vpux, mlir or auto (the default: chosen per\n"
     "                     report); as in every command, the next argument is\n"
@@ -314,6 +328,11 @@ static const char ns__diff[] =
     "                     rows of that name summed over all of a run's reports\n"
     "                     (0 s in a run whose reports lack it); heaviest in A\n"
     "                     first\n"
+    "  mem:PASS           every pass with per-pass memory (the NPU compiler's\n"
+    "                     memory-usage-collector, read with --npu / --preset\n"
+    "                     npu): kB it raised the compiler's peak, summed over a\n"
+    "                     run's reports (0 in a run with such lines but none\n"
+    "                     for the pass); higher is worse\n"
     "  stage:NAME         with --stages: every stage of the maps the reports are\n"
     "                     read with, wall seconds (self times of its rows)\n"
     "                     summed over a run's reports\n"
@@ -435,7 +454,17 @@ static const char ns__report[] =
     "drawn as SVG: a log-log scaling plot with fitted power laws for every tag\n"
     "with 3 or more numeric values, a regime map of the dominant stage over the\n"
     "first two tags, stage fingerprints per configuration, and ratios to a\n"
-    "baseline.  For run folders the explorer shows the median run of each\n"
+    "baseline.  A sweep of 4 configurations or more is also read as a study,\n"
+    "with figures of the compiler's own time (summed report totals): the\n"
+    "hand-off (stage shares against cold compile time, a line per stage,\n"
+    "families as marker shapes), why-costly (the dominant pass against its\n"
+    "workload fact, a point per report, exponent and 95% interval), the family\n"
+    "fingerprint at the window most families share, precision against model\n"
+    "size (time, and the ratio to the baseline with its crossing of 1) and\n"
+    "the memory-scheduling share against the window per precision; a figure\n"
+    "the sweep cannot carry is named with the reason.  A plot with more\n"
+    "series than the 7 colours is drawn whole as small multiples, one panel\n"
+    "per value of a tag.  For run folders the explorer shows the median run of each\n"
     "configuration and mode.  The page makes no network request (its\n"
     "Content-Security-Policy forbids them), works from file://, follows the\n"
     "light or dark scheme, prints cleanly, and is the same bytes for the same\n"
@@ -444,7 +473,10 @@ static const char ns__report[] =
     "options:\n"
     "  -o FILE            the page (default npuscope-report.html; - for standard\n"
     "                     output); its path is printed on standard error\n"
-    "  --svg-dir DIR      also write each figure as DIR/NAME.svg\n"
+    "  --svg-dir DIR      also write each figure as DIR/NAME.svg (NAME is the\n"
+    "                     figure's id: scaling-AXIS, regime-..., handoff,\n"
+    "                     why-costly-PASS, fingerprint-family-..., precision-size-...,\n"
+    "                     precision-scaling-...)\n"
     "  --stages MAP       stage map: auto (default: vpux for NPU compiler reports,\n"
     "                     mlir for the others), vpux, mlir, or a FILE\n"
     "  --a K=V[,K=V]      with --b: compare two tag selections of the runs\n"

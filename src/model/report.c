@@ -151,11 +151,18 @@ void ns_builder_free(ns_builder *b) {
 /* ====== Naming ====== */
 
 /* Rows the tools themselves time around the pass manager.  Single words, so
- * the "has a space" rule below would call them passes. */
+ * the "has a space" rule below would call them passes.  (Their first bytes
+ * are in the switch of ns_kind_of_name.) */
 static const char *const ns__tool_scopes[] = {"Parser", "Output", "Parse",
                                               NULL};
 
 ns_kind ns_kind_of_name(const char *name, int depth) {
+    /* every row of every report comes here: the names below begin with
+     * one of five bytes, so most rows skip their compares */
+    switch (name[0]) {
+    case 'R': case '(': case 'P': case '\'': case 'O': break;
+    default: goto words;
+    }
     size_t n = strlen(name);
     if (depth == 0 && strcmp(name, "Rest") == 0) return NS_KIND_REST;
     if (strncmp(name, "(A) ", 4) == 0) return NS_KIND_ANALYSIS;
@@ -165,6 +172,7 @@ ns_kind ns_kind_of_name(const char *name, int depth) {
         return NS_KIND_PIPELINE;
     for (int i = 0; ns__tool_scopes[i]; i++)
         if (strcmp(name, ns__tool_scopes[i]) == 0) return NS_KIND_SCOPE;
+words:
     /* Pass names are C++ class names; a space outside a "::" qualified name
      * ("(anonymous namespace)::X") means a human-named scope. */
     if (strchr(name, ' ') && !strstr(name, "::")) return NS_KIND_SCOPE;
@@ -194,19 +202,23 @@ const char *ns_producer_name(const ns_report *r) {
 }
 
 const char *ns_col_name(ns_col c) {
-    static const char *const names[NS_COL_COUNT] = {"wall", "user", "sys",
-                                                    "user+sys", "mem", "instr"};
+    static const char *const names[NS_COL_COUNT] = {
+        "wall", "user", "sys", "user+sys", "mem", "instr", "mem_peak", "mem_increase"};
     return names[c];
 }
 
 const char *ns_col_json_key(ns_col c) {
-    static const char *const keys[NS_COL_COUNT] = {"wall_s",     "user_s",    "sys_s",
-                                                   "user_sys_s", "mem_bytes", "instructions"};
+    static const char *const keys[NS_COL_COUNT] = {
+        "wall_s",       "user_s",      "sys_s",          "user_sys_s",
+        "mem_bytes",    "instructions", "mem_peak_kb",   "mem_increase_kb"};
     return keys[c];
 }
 
-const ns_col ns_col_print_order[NS_COL_COUNT] = {NS_COL_USER,    NS_COL_SYS, NS_COL_USERSYS,
-                                                 NS_COL_WALL,    NS_COL_MEM, NS_COL_INSTR};
+const ns_col ns_col_print_order[NS_COL_COUNT] = {NS_COL_USER,     NS_COL_SYS,    NS_COL_USERSYS,
+                                                 NS_COL_WALL,     NS_COL_MEM,    NS_COL_INSTR,
+                                                 NS_COL_MEM_PEAK, NS_COL_MEM_INC};
+
+int ns_col_printed(ns_col c) { return c != NS_COL_MEM_PEAK && c != NS_COL_MEM_INC; }
 
 /* ====== Walking ====== */
 

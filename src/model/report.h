@@ -27,6 +27,12 @@ typedef enum {
     NS_COL_USERSYS, /* user+system seconds (LLVM timer groups) */
     NS_COL_MEM,     /* bytes (LLVM -track-memory) */
     NS_COL_INSTR,   /* retired instructions (LLVM with perf counters) */
+    /* Not printed by the report itself: what the NPU compiler's
+     * memory-usage-collector logs after a pass that raised the process's
+     * peak (npu/memory.h).  A row without such a line has them absent --
+     * never 0 -- and re-printing the report leaves them out. */
+    NS_COL_MEM_PEAK, /* kB: the process's peak (VmPeak) after the pass */
+    NS_COL_MEM_INC,  /* kB: how much the pass raised that peak */
     NS_COL_COUNT
 } ns_col;
 
@@ -176,13 +182,18 @@ const char *ns_kind_name(ns_kind k);
 const char *ns_producer_name(const ns_report *r); /* "mlir-text-tree", ... */
 const char *ns_col_name(ns_col c);                  /* "wall", "user", ... */
 /* A row's key for column c in the tree JSON (docs/formats.md): "wall_s",
- * "user_s", "sys_s", "user_sys_s", "mem_bytes", "instructions" -- one
+ * "user_s", "sys_s", "user_sys_s", "mem_bytes", "instructions",
+ * "mem_peak_kb", "mem_increase_kb" -- one
  * table for its writer (render/tree_json.c) and its reader
  * (parse/tree_read.c). */
 const char *ns_col_json_key(ns_col c);
 /* The columns in the order the producers print them (user, sys,
- * user+sys, wall, mem, instr): re-printing and the JSON "columns" list. */
+ * user+sys, wall, mem, instr), then the logged memory columns (peak,
+ * increase): re-printing (which skips the logged ones, ns_col_printed)
+ * and the JSON "columns" list. */
 extern const ns_col ns_col_print_order[NS_COL_COUNT];
+/* Is column c one the timing report prints (not one logged beside it)? */
+int ns_col_printed(ns_col c);
 
 /* ====== Walking ======
  * Pre-order traversal without recursion (trees may be 10,000 deep):

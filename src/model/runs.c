@@ -65,10 +65,17 @@ void ns_run_free(ns_run *r) {
     free(r->error);
     for (int i = 0; i < r->nmetrics; i++) free(r->metrics[i].name);
     free(r->metrics);
+    ns_run_free_reports(r);
+    free(r->host);
+    memset(r, 0, sizeof *r);
+}
+
+void ns_run_free_reports(ns_run *r) {
     for (int i = 0; i < r->nreports; i++)
         if (r->reports[i]) ns_report_free(r->reports[i]);
     free(r->reports);
-    memset(r, 0, sizeof *r);
+    r->reports = NULL;
+    r->nreports = 0;
 }
 
 /* ====== Metrics of a run ====== */

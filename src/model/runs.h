@@ -80,10 +80,17 @@ typedef struct {
     unsigned long long stderr_bytes; /* bytes the command wrote on stderr */
     struct ns_report **reports;      /* reports found in its output (read back) */
     int nreports;                    /* entries in reports */
+    char *host;                      /* "name, os, N cpus" as run.json's "host" says,
+                                        or NULL (read with the run: the page's
+                                        method section tallies hosts) */
 } ns_run;
 
 int ns_run_ok(const ns_run *r);
 void ns_run_free(ns_run *r);
+/* Free r's reports only (reports NULL, nreports 0): a command that keeps
+ * the runs but needs only summaries of their trees drops each run's trees
+ * once it has what it needs (parse/run_read.h, ns_run_folder_each). */
+void ns_run_free_reports(ns_run *r);
 
 /* ====== Metrics of a run ====== */
 /* Set metric `name` of r to value (adding it; count 1). */

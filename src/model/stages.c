@@ -70,6 +70,7 @@ void ns_stage_map_free(ns_stage_map *m) {
         ns_strmap_free(&m->memo->names);
         free(m->memo->rule);
         free(m->memo->block);
+        free(m->memo->marks);
         free(m->memo);
     }
     free(m);
@@ -186,28 +187,39 @@ static const ns__block *ns__scope_block(const ns_stage_map *m, const char *name)
     return NULL;
 }
 
-/* The name rule and scope block of `name`, through the memo. */
-static void ns__name_facts(const ns_stage_map *m, const char *name, const ns__rule **rule,
-                           const ns__block **block) {
+/* The name rule and scope block of `name`, through the memo; returns the
+ * name's id in the memo, or -1 when the memo is full. */
+static int ns__name_facts(const ns_stage_map *m, const char *name, const ns__rule **rule,
+                          const ns__block **block) {
     ns__memo *mo = m->memo;
     size_t k = ns_strmap_find(&mo->names, name);
     if (k == (size_t)-1) {
         *rule = ns__name_rule(m, name);
         *block = ns__scope_block(m, name);
-        if (mo->names.count >= NS__MEMO_MAX) return;
+        if (mo->names.count >= NS__MEMO_MAX) return -1;
         int added;
         k = ns_strmap_intern(&mo->names, name, &added);
+        size_t nb = (size_t)m->nblocks + 1;
         if (k >= mo->cap) {
             mo->cap = mo->cap ? mo->cap * 2 : 256;
             mo->rule = ns_xrealloc(mo->rule, sizeof *mo->rule * mo->cap);
             mo->block = ns_xrealloc(mo->block, sizeof *mo->block * mo->cap);
+            mo->marks = ns_xrealloc(mo->marks, sizeof *mo->marks * mo->cap * nb);
         }
         mo->rule[k] = *rule ? (int)(*rule - m->names) : -1;
         mo->block[k] = *block ? (int)(*block - m->blocks) : -1;
-        return;
+        for (size_t bi = 0; bi < nb; bi++) {
+            const ns__block *bl = bi < (size_t)m->nblocks ? &m->blocks[bi] : &m->any;
+            unsigned long long w = 0;
+            for (int j = 0; j < bl->nmarkers && j < NS__MARKS_MAX; j++)
+                if (ns__rule_match(&bl->markers[j], name)) w |= 1ull << j;
+            mo->marks[k * nb + bi] = w;
+        }
+        return (int)k;
     }
     *rule = mo->rule[k] >= 0 ? &m->names[mo->rule[k]] : NULL;
     *block = mo->block[k] >= 0 ? &m->blocks[mo->block[k]] : NULL;
+    return (int)k;
 }
 
 /* ====== Assigning stages ====== */
@@ -237,24 +249,37 @@ int ns_stage_counted(const ns_report *r, const ns_node *n) {
 /* State of one marker scan: the block and how far it got. */
 typedef struct {
     const ns__block *block; /* the markers read */
+    int bi;                 /* its index among the memo's words (any: nblocks) */
     int pos;                /* index of the last marker fired, -1 before the first */
     int stage;              /* its stage, -1 before the first */
     int line;               /* its line */
 } ns__scan;
 
-static void ns__scan_start(ns__scan *s, const ns__block *b) {
+static void ns__scan_start(ns__scan *s, const ns_stage_map *m, const ns__block *b) {
     s->block = b;
+    s->bi = b == &m->any ? m->nblocks : (int)(b - m->blocks);
     s->pos = s->stage = -1;
     s->line = 0;
 }
 
-/* A row seen by the scan: fire the first matching marker after pos. */
-static void ns__scan_row(ns__scan *s, const char *name) {
+static void ns__scan_fire(ns__scan *s, int j) {
+    s->pos = j;
+    s->stage = s->block->markers[j].stage;
+    s->line = s->block->markers[j].line;
+}
+
+/* A row seen by the scan: fire the first matching marker after pos.  With
+ * the name's id in the memo, the markers it matches are one word. */
+static void ns__scan_row(ns__scan *s, const ns_stage_map *m, int id, const char *name) {
+    if (id >= 0 && s->block->nmarkers <= NS__MARKS_MAX) {
+        unsigned long long w = m->memo->marks[(size_t)id * ((size_t)m->nblocks + 1) + (size_t)s->bi];
+        if (s->pos >= 0) w &= ~((2ull << s->pos) - 1); /* only markers after pos */
+        if (w) ns__scan_fire(s, __builtin_ctzll(w));
+        return;
+    }
     for (int j = s->pos + 1; j < s->block->nmarkers; j++)
         if (ns__rule_match(&s->block->markers[j], name)) {
-            s->pos = j;
-            s->stage = s->block->markers[j].stage;
-            s->line = s->block->markers[j].line;
+            ns__scan_fire(s, j);
             return;
         }
 }
@@ -276,14 +301,13 @@ ns_stage_of *ns_stage_assign_new(const ns_stage_map *m, const ns_report *r, long
     ns_stage_of *of = ns_xcalloc((size_t)n + 1, sizeof *of);
     const ns__block *any = m->any.nmarkers ? &m->any : NULL;
 
-    of[0] = (ns_stage_of){-1, 0, NS_STAGE_BY_NONE};
-    stg[0] = -1;
     const ns__rule *rule;
     const ns__block *b;
-    ns__name_facts(m, root->name, &rule, &b);
+    of[0] = (ns_stage_of){-1, 0, NS_STAGE_BY_NONE, ns__name_facts(m, root->name, &rule, &b)};
+    stg[0] = -1;
     if (!b) b = any;
     scan[0] = b ? 0 : -1;
-    if (b) ns__scan_start(&sc[0], b);
+    if (b) ns__scan_start(&sc[0], m, b);
 
     long i = 0;
     for (const ns_node *x = root->child; x; x = ns_node_next((ns_node *)x, root)) {
@@ -292,31 +316,31 @@ ns_stage_of *ns_stage_assign_new(const ns_stage_map *m, const ns_report *r, long
         if (d < 1) d = 1;
         if ((size_t)d >= nl) d = (int)nl - 1;
         if (ns__is_rest(x)) {
-            of[i] = (ns_stage_of){-1, 0, NS_STAGE_BY_NONE};
+            of[i] = (ns_stage_of){-1, 0, NS_STAGE_BY_NONE, -1};
             stg[d] = -1;
             scan[d] = -1;
             continue;
         }
         int s = scan[d - 1];
-        if (s >= 0) ns__scan_row(&sc[s], x->name);
-        ns__name_facts(m, x->name, &rule, &b);
-        if (rule) of[i] = (ns_stage_of){rule->stage, rule->line, NS_STAGE_BY_NAME};
+        int id = ns__name_facts(m, x->name, &rule, &b);
+        if (s >= 0) ns__scan_row(&sc[s], m, id, x->name);
+        if (rule) of[i] = (ns_stage_of){rule->stage, rule->line, NS_STAGE_BY_NAME, id};
         else if (s >= 0 && sc[s].stage >= 0)
-            of[i] = (ns_stage_of){sc[s].stage, sc[s].line, NS_STAGE_BY_MARKER};
+            of[i] = (ns_stage_of){sc[s].stage, sc[s].line, NS_STAGE_BY_MARKER, id};
         else if (d >= 2 && stg[d - 1] >= 0)
-            of[i] = (ns_stage_of){stg[d - 1], 0, NS_STAGE_BY_PARENT};
-        else of[i] = (ns_stage_of){m->dflt, m->dflt_line, NS_STAGE_BY_DEFAULT};
+            of[i] = (ns_stage_of){stg[d - 1], 0, NS_STAGE_BY_PARENT, id};
+        else of[i] = (ns_stage_of){m->dflt, m->dflt_line, NS_STAGE_BY_DEFAULT, id};
         stg[d] = of[i].stage;
         /* the scan x's children join: its own (a scope names it), the one x
          * sits in (a pipeline row is looked through), or the unscoped one */
         if (b) {
             scan[d] = d;
-            ns__scan_start(&sc[d], b);
+            ns__scan_start(&sc[d], m, b);
         } else if (x->kind == NS_KIND_PIPELINE && s >= 0) {
             scan[d] = s;
         } else if (any) {
             scan[d] = d;
-            ns__scan_start(&sc[d], any);
+            ns__scan_start(&sc[d], m, any);
         } else {
             scan[d] = -1;
         }

@@ -103,6 +103,10 @@ typedef struct {
     int stage;    /* index into the map's stages; -1 for the root and Rest */
     int line;     /* line of the deciding rule (name, marker, default); 0 if inherited */
     ns_stage_by by; /* how the stage was decided */
+    int name_id;  /* the row name's entry in the map's memo of names: the same
+                   * name has the same id in every report the map reads, so
+                   * a caller can key by it without hashing the name again
+                   * (top does); -1 for none (the memo is full) */
 } ns_stage_of;
 
 /* The stage of every row of r, indexed by pre-order position (root = 0);

@@ -47,11 +47,18 @@ typedef struct {
  * no memory). */
 #define NS__MEMO_MAX 65536
 
+/* The markers too are matched once per name: per name and block (the
+ * map's blocks, then `any`), bit j is set when marker j matches it, so a
+ * row's marker is a look at one word (a block of more than
+ * NS__MARKS_MAX markers is matched row by row). */
+#define NS__MARKS_MAX 64
+
 typedef struct {
     ns_strmap names; /* names seen -> index into the arrays below */
     int *rule;       /* index into the map's names, -1 for none */
     int *block;      /* index into the map's blocks, -1 for none */
-    size_t cap;      /* entries allocated in rule and block */
+    unsigned long long *marks; /* per name, nblocks + 1 words: the markers it matches */
+    size_t cap;      /* entries allocated in rule and block (names in marks) */
 } ns__memo;
 
 struct ns_stage_map {

@@ -10,6 +10,7 @@
 
 #include "base/path.h"
 
+#include <dirent.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -25,6 +26,10 @@ static json_t *ns__json_load_new(const char *path, ns_why *why) {
     return j;
 }
 
+static int ns__cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* ====== Schedule trace ====== */
 
 int ns_npu_schedule_metrics(const char *path, ns_run *r, ns_why *why) {
@@ -35,7 +40,10 @@ int ns_npu_schedule_metrics(const char *path, ns_run *r, ns_why *why) {
         json_decref(j);
         return ns_fail(why, 0, "no \"traceEvents\" array: not a schedule trace");
     }
-    static const char *const cats[4] = {"DMA", "DPU", "SW", "M2I"};
+    /* categories: 2024 names SW tasks "SW" (enumToStr), 2025+ "Shave"
+     * (getTaskCategory, src/vpux_utils/src/profiling/reports/json.cpp) */
+    static const char *const cats[5] = {"DMA", "DPU", "SW", "M2I", "Shave"};
+    static const int cat_of[5] = {0, 1, 2, 3, 2};
     static const char *const count_name[4] = {"tasks_dma", "tasks_dpu", "tasks_sw", "tasks_m2i"};
     static const char *const dur_name[4] = {"task_us_dma", "task_us_dpu", "task_us_sw", "task_us_m2i"};
     double count[4] = {0}, dur[4] = {0};
@@ -47,8 +55,9 @@ int ns_npu_schedule_metrics(const char *path, ns_run *r, ns_why *why) {
         const char *name = json_string_value(json_object_get(e, "name"));
         if (!ph || strcmp(ph, "X") || !cat) continue;
         if (name && strstr(name, "/variant_")) continue; /* per-variant copies */
-        for (int c = 0; c < 4; c++)
-            if (!strcmp(cat, cats[c])) {
+        for (int k = 0; k < 5; k++)
+            if (!strcmp(cat, cats[k])) {
+                int c = cat_of[k];
                 count[c]++;
                 const json_t *d = json_object_get(e, "dur");
                 if (json_is_number(d)) dur[c] += json_number_value(d);
@@ -77,12 +86,14 @@ static int ns__strategy_counts(const json_t *j, double *tiles_out, double *tiled
     json_object_foreach((json_t *)j, key, op) {
         const json_t *ts = json_object_get(op, "tilingStrategy");
         if (!json_is_object(ts)) continue; /* "NONE": not tiled, no tiles counted */
+        /* the tiles are the product of whatever axes the strategy names:
+         * 2024 {N,C,H,W}; 2026 also {G,N,C,H,W}, {B,H,OC}, {H,W}, {N}
+         * (json_utils.cpp); a value below 1 or not a number counts 1 */
         double t = 1;
-        static const char *const dims[4] = {"N", "C", "H", "W"};
-        for (int d = 0; d < 4; d++) {
-            const json_t *v = json_object_get(ts, dims[d]);
+        const char *axis;
+        json_t *v;
+        json_object_foreach((json_t *)ts, axis, v)
             if (json_is_number(v) && json_number_value(v) >= 1) t *= json_number_value(v);
-        }
         const char *vf = json_string_value(json_object_get(op, "verticalFusionHash"));
         if (vf && strcmp(vf, "Null") != 0) {
             if (json_object_get(seen, vf)) continue; /* the region's tiles once */
@@ -120,6 +131,59 @@ int ns_npu_strategy_metrics(const char *path, ns_run *r, ns_why *why) {
     return 2;
 }
 
+/* Is name "strategy_dump_<modelID>.json", the file dump-strategy-to-log
+ * writes (manual_strategy_utils.cpp, 2026)? */
+int ns_npu_is_strategy_dump(const char *name) {
+    static const char pre[] = "strategy_dump_", suf[] = ".json";
+    size_t n = strlen(name);
+    return n > sizeof pre - 1 + sizeof suf - 1 && !strncmp(name, pre, sizeof pre - 1) &&
+           !strcmp(name + n - (sizeof suf - 1), suf) && !strchr(name, '/');
+}
+
+/* The strategy dumps in run_dir, summed: each compiler process writes one
+ * (its name is fixed by the first model the process compiles), so several
+ * files are several processes' last compiles.  Returns the files read. */
+static int ns__strategy_dumps(const char *run_dir, ns_run *r, const ns_diag *d) {
+    DIR *dir = opendir(run_dir);
+    if (!dir) return 0;
+    char **names = NULL;
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(dir)))
+        if (ns_npu_is_strategy_dump(de->d_name)) {
+            names = ns_xrealloc(names, sizeof *names * (size_t)(n + 1));
+            names[n++] = ns_strdup(de->d_name);
+        }
+    closedir(dir);
+    qsort(names, (size_t)n, sizeof *names, ns__cmp_str); /* a stable order for the warnings */
+    double tiles = 0, tiled = 0;
+    int read = 0;
+    for (int i = 0; i < n; i++) {
+        char *p = ns_path_join_new(run_dir, names[i]);
+        ns_why why = {"", 0};
+        json_t *j = ns__json_load_new(p, &why);
+        double t, o;
+        if (j && ns__strategy_counts(j, &t, &o) == 0) {
+            tiles += t;
+            tiled += o;
+            read++;
+        } else {
+            if (j) ns_fail(&why, 0, "not an object of layers: not a strategy dump");
+            ns_diag_why(d, NS_DIAG_WARNING, p, &why, "");
+        }
+        json_decref(j);
+        free(p);
+        free(names[i]);
+    }
+    free(names);
+    if (read) {
+        ns_run_set_metric(r, "tiles", tiles);
+        ns_run_set_metric(r, "tiled_ops", tiled);
+        ns_run_set_metric(r, "strategy_dumps", read);
+    }
+    return read;
+}
+
 void ns_npu_collected_metrics(const char *run_dir, ns_run *r, const ns_diag *d) {
     static const struct {
         const char *name;                                  /* as the compiler writes it */
@@ -133,4 +197,6 @@ void ns_npu_collected_metrics(const char *run_dir, ns_run *r, const ns_diag *d) 
             ns_diag_why(d, NS_DIAG_WARNING, p, &why, "");
         free(p);
     }
+    /* read last: the dumps, where there are any, give tiles and tiled_ops */
+    ns__strategy_dumps(run_dir, r, d);
 }

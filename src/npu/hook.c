@@ -4,15 +4,21 @@
  * cleaned; the facts and names in them are recognised by npu.c and the
  * strategy dump is counted by files.c, so this file only keeps the state
  * that ties them to reports: the report held back, the facts waiting for
- * the next one, the subgraph name, the strategy JSON being collected.
+ * the next one, the subgraph name, the strategy JSON being collected, the
+ * weights-separation compile open (its number and Init count, the next
+ * report's Init[i] / Main label), the NPUW trace's model and subgraph, and
+ * in detect mode whether a line of the NPU stack has come yet (before it
+ * every line is ignored, so another compiler's log gets nothing).
  * All of it is per input: `end` hands back the held report and forgets the
  * rest.
  */
 #include "npu/hook.h"
 
 #include "npu/files.h"
+#include "npu/memory.h"
 #include "npu/npu.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +84,64 @@ static int ns__strategy(ns_npu_hook *h, const char *s, size_t n) {
     return 1;
 }
 
+/* ====== Weights separation and the NPUW compile trace ====== */
+
+/* "Total number of Inits", "Compile Init[i]", "Compile Main": returns 1
+ * when the line was one. */
+static int ns__ws(ns_npu_hook *h, const char *s, size_t n) {
+    long v = 0;
+    int kind = ns_npu_ws_line(s, n, &v);
+    if (!kind) return 0;
+    if (kind == 1) { /* a weights-separation compile begins its N+1 reports */
+        h->ws_group++;
+        h->ws_inits = v;
+        return 1;
+    }
+    char tmp[48];
+    if (kind == 2) snprintf(tmp, sizeof tmp, "Init[%ld]", v);
+    else snprintf(tmp, sizeof tmp, "Main");
+    free(h->ws_label);
+    h->ws_label = ns_strdup(tmp);
+    return 1;
+}
+
+/* NPUW's compile trace: the model being built, the subgraph compile that
+ * the next report is, and that compile's own elapsed time.  Returns 1 when
+ * the line was a trace line. */
+static int ns__trace(ns_npu_hook *h, const char *s, size_t n) {
+    ns_npuw_trace_line t;
+    if (!ns_npuw_trace(s, n, &t)) return 0;
+    static const char construct[] = "compiled_model/construct/", sub[] = "compile_subgraph[";
+    const char *end = t.label + t.label_len, *p = NULL;
+    for (const char *q = t.label; q + sizeof sub - 1 <= end; q++)
+        if (!memcmp(q, sub, sizeof sub - 1)) {
+            p = q + 8; /* "subgraph[i]" */
+            break;
+        }
+    int is_construct = t.label_len > sizeof construct - 1 &&
+                       !memcmp(t.label, construct, sizeof construct - 1);
+    if (t.phase == NS_NPUW_TRACE_START && is_construct) {
+        free(h->trace_model);
+        h->trace_model = ns_strndup(t.label + sizeof construct - 1,
+                                    t.label_len - (sizeof construct - 1));
+    } else if (t.phase == NS_NPUW_TRACE_END && is_construct) {
+        free(h->trace_model);
+        h->trace_model = NULL;
+    } else if (t.phase == NS_NPUW_TRACE_START && p) {
+        ns_buf b = {0};
+        if (h->trace_model) ns_buf_printf(&b, "%s/", h->trace_model);
+        ns_buf_add(&b, p, (size_t)(end - p));
+        free(h->trace_label);
+        h->trace_label = ns_strndup(b.data, b.len);
+        ns_buf_free(&b);
+    } else if (t.phase == NS_NPUW_TRACE_END && p) {
+        if (h->held) ns_report_set_fact(h->held, "npuw_compile_s", t.seconds);
+        free(h->trace_label); /* a subgraph compile that printed no report */
+        h->trace_label = NULL;
+    }
+    return 1;
+}
+
 /* ====== The scanner's callbacks ====== */
 
 /* Facts and subgraph names on a line between reports. */
@@ -86,10 +150,20 @@ static void ns__line(void *ctx, const char *s, size_t n) {
     const char *name;
     double value;
     ns_fact_side side;
+    if (h->detect && !h->seen) { /* not (yet) known to be an NPU log */
+        if (!ns_npu_log_line(s, n)) return;
+        h->seen = 1;
+    }
+    /* one pass for every text below: most lines of a log hold none (a
+     * strategy dump's JSON lines are read whole, once it has begun) */
+    if (!h->strat && !h->every_line && !ns_needles_any(&h->needles, s, n)) return;
     if (ns__strategy(h, s, n)) return;
+    if (ns_npu_mem_line(&h->mem, s, n)) return; /* per-pass memory: npu/memory.h */
+    if (ns__ws(h, s, n) || ns__trace(h, s, n)) return;
     if (ns_npu_fact(s, n, &name, &value, &side)) {
         if (side == NS_FACT_NEXT) ns__next_set(h, name, value);
         else if (h->held) ns_report_set_fact(h->held, name, value);
+        if (side == NS_FACT_PREV) h->ws_inits = -1; /* the compile has ended */
         return;
     }
     size_t k;
@@ -108,6 +182,10 @@ static ns_report *ns__begin(void *ctx, ns_report *r) {
         free(h->next[i].name);
     }
     h->nnext = 0;
+    if (h->ws_inits >= 0) { /* a report of a weights-separation compile */
+        ns_report_set_fact(r, "ws_compile", h->ws_group);
+        ns_report_set_fact(r, "ws_inits", (double)h->ws_inits);
+    }
     ns_report *done = h->held;
     h->held = NULL;
     return done;
@@ -124,11 +202,32 @@ static int ns__npuw_total(const char *layout) {
  * layout. */
 static char *ns__label_new(void *ctx, const ns_report *r, int nth) {
     ns_npu_hook *h = ctx;
-    if (h->subgraph) { /* a developer build named it */
-        char *name = h->subgraph;
+    /* the log named it: the trace's subgraph scope (kept for every report
+     * of a weights-separation compile inside it), else a developer build's
+     * "Compiling Subgraph" line */
+    char *name = NULL;
+    if (h->trace_label) {
+        name = h->ws_inits >= 0 ? ns_strdup(h->trace_label) : h->trace_label;
+        if (h->ws_inits < 0) h->trace_label = NULL;
+        free(h->subgraph);
         h->subgraph = NULL;
-        return name;
+    } else if (h->subgraph) {
+        name = h->subgraph;
+        h->subgraph = NULL;
     }
+    if (h->ws_label) { /* "Init[i]" / "Main", after the name if there is one */
+        char *ws = h->ws_label;
+        h->ws_label = NULL;
+        if (!name) return ws;
+        ns_buf b = {0};
+        ns_buf_printf(&b, "%s/%s", name, ws);
+        free(name);
+        free(ws);
+        char *both = ns_strndup(b.data, b.len);
+        ns_buf_free(&b);
+        return both;
+    }
+    if (name) return name;
     if (!h->npuw) return NULL;
     char tmp[128];
     int rc = ns_npuw_label(h->npuw, nth, tmp, sizeof tmp);
@@ -145,6 +244,7 @@ static char *ns__label_new(void *ctx, const ns_report *r, int nth) {
  * until the next report begins or the input ends. */
 static ns_report *ns__finish(void *ctx, ns_report *r) {
     ns_npu_hook *h = ctx;
+    ns_npu_mem_attach(&h->mem, r, &h->diag); /* the lines logged while it compiled */
     ns_report *done = h->held;
     h->held = r;
     return done;
@@ -159,8 +259,18 @@ static ns_report *ns__end(void *ctx) {
     h->nnext = 0;
     free(h->subgraph);
     h->subgraph = NULL;
+    free(h->ws_label);
+    h->ws_label = NULL;
+    free(h->trace_model);
+    h->trace_model = NULL;
+    free(h->trace_label);
+    h->trace_label = NULL;
+    h->ws_group = 0;
+    h->ws_inits = -1;
+    h->seen = 0;
     h->strat = h->strat_depth = 0;
     ns_buf_free(&h->strat_json);
+    ns_npu_mem_reset(&h->mem); /* lines after the last report: a compile without one */
     return done;
 }
 
@@ -169,8 +279,15 @@ static ns_report *ns__end(void *ctx) {
 void ns_npu_hook_init(ns_npu_hook *h, const char *npuw, const ns_diag *d) {
     memset(h, 0, sizeof *h);
     h->npuw = npuw;
+    h->ws_inits = -1;
+    ns_npu_needles(&h->needles);
     if (d) h->diag = *d;
     h->ops = (ns_scan_hook){h, ns__line, ns__begin, ns__label_new, ns__finish, ns__end};
+}
+
+void ns_npu_hook_init_detect(ns_npu_hook *h, const char *npuw, const ns_diag *d) {
+    ns_npu_hook_init(h, npuw, d);
+    h->detect = 1;
 }
 
 void ns_npu_hook_free(ns_npu_hook *h) {

@@ -11,6 +11,14 @@
  *     the like logged before a report are kept for the one that follows;
  *   - the strategy dump (dump-strategy-to-log=true): its tile counts
  *     (files.h) become facts "tiles" and "tiled_ops" of the next report;
+ *   - weights separation (one compile, N+1 reports): "Compile Init[i]" and
+ *     "Compile Main" label the next report "Init[i]" / "Main", and every
+ *     report of that compile gets facts ws_compile (its number in the
+ *     input: the reports of one compile share it) and ws_inits (N);
+ *   - NPUW's compile trace: "START compiled_model/construct/MODEL" names
+ *     the model, "START compiled_model/compile_subgraph[i]" labels the next
+ *     report "MODEL/subgraph[i]", and its "END ... (X.XXXs)" gives that
+ *     report the fact npuw_compile_s;
  *   - with an NPUW layout (--npuw), labels: a developer build's "Compiling
  *     Subgraph[i]: NAME" line names the next report, else its place in the
  *     layout does ("prefill/2"), and a warning says when the reports
@@ -22,6 +30,8 @@
 #ifndef NPUSCOPE_NPU_HOOK_H
 #define NPUSCOPE_NPU_HOOK_H
 
+#include "base/needles.h"
+#include "npu/memory.h"
 #include "parse/scan.h"
 
 #define NS_NPU_NEXT_MAX 16 /* facts kept for the next report */
@@ -29,6 +39,14 @@
 typedef struct {
     ns_scan_hook ops;          /* what the scanner calls (ops.ctx is this hook) */
     const char *npuw;          /* NPUW layout for labels (borrowed), or NULL */
+    int detect;                /* read nothing until a line of the NPU stack
+                                * (ns_npu_log_line) shows this is its log */
+    int seen;                  /* detect: such a line came in this input */
+    int ws_group;              /* weights-separation compiles in this input */
+    long ws_inits;             /* their Init count, while one is open, or -1 */
+    char *ws_label;            /* "Init[i]" / "Main" for the next report, or NULL */
+    char *trace_model;         /* NPUW trace: the model being built, or NULL */
+    char *trace_label;         /* NPUW trace: "MODEL/subgraph[i]" for the next report */
     ns_diag diag;              /* where the layout warning goes */
     ns_report *held;           /* finished report, kept for the facts after it */
     ns_fact next[NS_NPU_NEXT_MAX]; /* facts for the report that comes next */
@@ -37,12 +55,20 @@ typedef struct {
     int strat;                 /* 1 after "Final strategies ...", 2 inside its JSON */
     int strat_depth;           /* open braces of that JSON (lines waited, before it) */
     ns_buf strat_json;         /* the JSON collected so far */
+    ns_npu_mem mem;            /* memory-usage-collector lines for the next report */
+    ns_needles needles;        /* the texts a line must hold to matter (npu.h) */
+    int every_line;            /* tests: every line through the matchers, no filter */
 } ns_npu_hook;
 
 /* Facts for every report; labels by `npuw` too when it is not NULL (a
  * layout the command line has checked); the warning that the reports
  * outnumber the layout goes to d.  Install with sc->hook = &h->ops. */
 void ns_npu_hook_init(ns_npu_hook *h, const char *npuw, const ns_diag *d);
+/* The same, for an input that may not be an NPU log (no --npu, standard
+ * input or a pipe that cannot be looked at first): it reads nothing until
+ * a line of the NPU stack comes, so nothing NPU is given to another
+ * compiler's reports. */
+void ns_npu_hook_init_detect(ns_npu_hook *h, const char *npuw, const ns_diag *d);
 void ns_npu_hook_free(ns_npu_hook *h);
 
 #endif

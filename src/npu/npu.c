@@ -8,6 +8,8 @@
  */
 #include "npu/npu.h"
 
+#include "npu/logline.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +21,19 @@ static const struct {
     const char *name;   /* fact name */
     ns_fact_side side;  /* which report it belongs to */
 } ns__facts[] = {
-    {"Compilation memory usage: Peak ", "compiler_peak_kb", NS_FACT_PREV},
-    {"compilation memory usage: Peak ", "compiler_peak_kb", NS_FACT_PREV}, /* 2024: "End of ..." */
+    /* VmPeak of /proc/self/status (virtual memory, not RSS): the absolute
+     * value at the end of the compile (INFO in 2024, DEBUG from 2025 on),
+     * and from 2025 on at INFO the growth during this compile only, which
+     * is 0 for a later compile of one process that stays below the peak an
+     * earlier one reached (NPUW).  The DEBUG "Start of ..." line is left. */
+    {"End of compilation memory usage: Peak ", "compiler_vmpeak_kb", NS_FACT_PREV},
+    {"Compilation memory usage: Peak ", "compiler_vmpeak_delta_kb", NS_FACT_PREV},
     {"Compile net time: ", "compile_net_ms", NS_FACT_PREV},
+    /* the driver's compiler library (VCL) at LOG_INFO: the model's
+     * deserialisation before the compile, the blob's after it */
+    {"The time to convert data to model: ", "vcl_convert_ms", NS_FACT_NEXT},
+    {"getCompiledNetwork time: ", "vcl_get_blob_ms", NS_FACT_PREV},
+    {"exportNetwork time: ", "vcl_export_ms", NS_FACT_PREV},
     {"Created an MLIR thread pool with ", "mlir_workers", NS_FACT_NEXT},
     {"Total number of threads available for compilation: ", "threads_available", NS_FACT_NEXT},
     {"Estimated inference latency: ", "est_latency_us", NS_FACT_NEXT},
@@ -37,45 +49,170 @@ static const char *ns__find(const char *s, size_t n, const char *text) {
     return NULL;
 }
 
+/* ====== What a line must hold to matter ====== */
+
+void ns_npu_needles(ns_needles *nd) {
+    static const char *const others[] = {
+        "[dump-statistics-of-ie-ops]",             /* ie_ops (below) */
+        "Total number of Inits: ", "Compile Init[", /* weights separation (ns_npu_ws_line), */
+        "Compile Main",                             /* and memory.c's Init marker */
+        "[ NPUW:",                                  /* the trace, subgraph names */
+        "Final strategies for output pipelining:",  /* the strategy dump (hook.c) */
+        "Peak memory usage after '",                /* the memory collector (memory.c) */
+    };
+    ns_needles_init(nd);
+    for (size_t i = 0; i < sizeof ns__facts / sizeof ns__facts[0]; i++)
+        ns_needles_add(nd, ns__facts[i].text);
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) ns_needles_add(nd, others[i]);
+}
+
+/* Digits (and a '.') at p, up to end: their count, the value in *v. */
+static size_t ns__number(const char *p, const char *end, double *v) {
+    char num[40];
+    size_t k = 0;
+    while (p + k < end && k + 1 < sizeof num && ((p[k] >= '0' && p[k] <= '9') || p[k] == '.')) {
+        num[k] = p[k];
+        k++;
+    }
+    num[k] = 0;
+    if (k) *v = strtod(num, NULL);
+    return k;
+}
+
+/* The IE dialect statistics' top counter, "IE - N (P%)" (2025+:
+ * dump_statistics_of_ie_ops.cpp prints every counter as "{0} - {1}
+ * ({2:P})"); a bare "IE - N" is taken too.  "IE - " is too short a text to
+ * look for anywhere, so only on the lines of its own logger (the last such
+ * line before a report, the end-of-pipeline count, wins). */
+static int ns__ie_ops(const char *s, size_t n, double *value) {
+    const char *p = ns__find(s, n, "[dump-statistics-of-ie-ops]"), *end = s + n;
+    if (!p) return 0;
+    while (p < end && *p == ' ') p++;
+    if (end - p <= 5 || memcmp(p, "IE - ", 5) != 0) return -1;
+    p += 5;
+    double v = 0;
+    size_t k = ns__number(p, end, &v);
+    if (!k || memchr(p, '.', k)) return -1;
+    p += k;
+    if (p < end && !(end - p >= 4 && p[0] == ' ' && p[1] == '(' && end[-1] == ')' && end[-2] == '%'))
+        return -1;
+    *value = v;
+    return 1;
+}
+
 int ns_npu_fact(const char *s, size_t n, const char **name, double *value, ns_fact_side *side) {
     if (n < 12) return 0;
-    /* IE dialect statistics: "IE - N" is too short to look for anywhere, so
-     * only on the lines of its own logger (the last such line before a
-     * report, the end-of-pipeline count, wins) */
-    const char *ie = ns__find(s, n, "[dump-statistics-of-ie-ops]");
+    int ie = ns__ie_ops(s, n, value);
     if (ie) {
-        const char *p = ie;
-        while (p < s + n && *p == ' ') p++;
-        if (s + n - p > 5 && !memcmp(p, "IE - ", 5)) {
-            p += 5;
-            char *end;
-            char num[32];
-            size_t k = 0;
-            while (p < s + n && k + 1 < sizeof num && *p >= '0' && *p <= '9') num[k++] = *p++;
-            num[k] = 0;
-            if (k && p == s + n) {
-                *value = strtod(num, &end);
-                *name = "ie_ops";
-                *side = NS_FACT_NEXT;
-                return 1;
-            }
-        }
-        return 0;
+        if (ie < 0) return 0; /* another line of that logger */
+        *name = "ie_ops";
+        *side = NS_FACT_NEXT;
+        return 1;
     }
     for (size_t i = 0; i < sizeof ns__facts / sizeof ns__facts[0]; i++) {
         const char *p = ns__find(s, n, ns__facts[i].text);
-        if (!p) continue;
-        char num[40];
-        size_t k = 0;
-        while (p < s + n && k + 1 < sizeof num && ((*p >= '0' && *p <= '9') || *p == '.')) num[k++] = *p++;
-        if (!k) continue;
-        num[k] = 0;
-        *value = strtod(num, NULL);
+        if (!p || !ns__number(p, s + n, value)) continue;
         *name = ns__facts[i].name;
         *side = ns__facts[i].side;
         return 1;
     }
     return 0;
+}
+
+/* ====== Whose log it is ====== */
+
+/* Loggers that only the NPU stack has: the compiler's own, its threading
+ * setup, the plugin's compiler adapters and the driver's compiler library
+ * (2024 "VCL", 2026 "NPU_VCL"). */
+static const char *const ns__npu_loggers[] = {
+    "vpux-compiler", "compiler-threading", "DriverCompilerAdapter", "PluginCompilerAdapter",
+    "VCL", "NPU_VCL", NULL};
+
+int ns_npu_log_line(const char *s, size_t n) {
+    if (n >= 8 && ns__find(s, n < 24 ? n : 24, "[ NPUW:")) return 1;
+    ns_logline l;
+    if (!ns_logline_parse(s, n, &l)) return 0;
+    for (int i = 0; ns__npu_loggers[i]; i++)
+        if (strlen(ns__npu_loggers[i]) == l.logger_len &&
+            !memcmp(ns__npu_loggers[i], l.logger, l.logger_len))
+            return 1;
+    return 0;
+}
+
+int ns_npu_log_sniff(const char *buf, size_t len) {
+    const char *p = buf, *end = buf + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = (size_t)((nl ? nl : end) - p);
+        if (n && p[n - 1] == '\r') n--;
+        if (n && (*p == '[' || *p == '\033') && ns_npu_log_line(p, n)) return 1;
+        if (!nl) break;
+        p = nl + 1;
+    }
+    return 0;
+}
+
+/* ====== Weights separation ====== */
+
+/* A whole number of at most 9 digits at p, filling [p, end) exactly. */
+static int ns__count(const char *p, const char *end, long *value) {
+    if (p >= end || end - p > 9) return 0;
+    long v = 0;
+    for (; p < end; p++) {
+        if (*p < '0' || *p > '9') return 0;
+        v = v * 10 + (*p - '0');
+    }
+    *value = v;
+    return 1;
+}
+
+int ns_npu_ws_line(const char *s, size_t n, long *value) {
+    ns_logline l;
+    if (!ns_logline_parse(s, n, &l)) return 0;
+    const char *m = l.msg, *end = l.msg + l.msg_len;
+    while (end > m && end[-1] == ' ') end--;
+    size_t k = (size_t)(end - m);
+    static const char inits[] = "Total number of Inits: ", init[] = "Compile Init[";
+    if (k > sizeof inits - 1 && !memcmp(m, inits, sizeof inits - 1))
+        return ns__count(m + sizeof inits - 1, end, value) ? 1 : 0;
+    if (k > sizeof init && !memcmp(m, init, sizeof init - 1) && end[-1] == ']')
+        return ns__count(m + sizeof init - 1, end - 1, value) ? 2 : 0;
+    if (k == 12 && !memcmp(m, "Compile Main", 12)) return 3;
+    return 0;
+}
+
+/* ====== The NPUW compile trace ====== */
+
+int ns_npuw_trace(const char *s, size_t n, ns_npuw_trace_line *t) {
+    const char *p = ns__find(s, n, "[ NPUW:INFO ] "), *end = s + n;
+    if (!p) return 0;
+    static const char *const phases[] = {"START ", "RUN   ", "END   "};
+    int ph = -1;
+    for (int i = 0; i < 3; i++)
+        if (end - p > 6 && !memcmp(p, phases[i], 6)) ph = i;
+    if (ph < 0) return 0;
+    p += 6;
+    const char *lend = end;
+    t->seconds = -1;
+    if (ph > 0) { /* " (X.XXXs)" or " (X.XXXs elapsed)" */
+        const char *open = NULL;
+        for (const char *q = end; q > p; q--)
+            if (q[-1] == '(') {
+                open = q - 1;
+                break;
+            }
+        if (!open || open == p || open[-1] != ' ' || end[-1] != ')') return 0;
+        double v;
+        size_t d = ns__number(open + 1, end, &v);
+        if (!d || open[1 + d] != 's') return 0;
+        t->seconds = v;
+        lend = open - 1;
+    }
+    if (lend <= p) return 0;
+    t->phase = ph == 0 ? NS_NPUW_TRACE_START : ph == 1 ? NS_NPUW_TRACE_RUN : NS_NPUW_TRACE_END;
+    t->label = p;
+    t->label_len = (size_t)(lend - p);
+    return 1;
 }
 
 size_t ns_npuw_subgraph(const char *s, size_t n, const char **name) {

@@ -80,6 +80,10 @@ typedef struct {
     size_t len;          /* their count */
     const ns_diag *diag; /* where a warning that keeps the run goes */
     ns_why *why;         /* why the run is skipped, when it is */
+    long reports_line;   /* line of "reports", found on the first warning
+                            about one (-1: not looked up yet): a run.json of
+                            100,000 broken reports is read in one walk of
+                            the text, not one per report */
 } ns__src;
 
 static const char *ns__type_name(const json_t *v) {
@@ -215,13 +219,15 @@ static int ns__get_metrics(const ns__src *src, const json_t *o, ns_run *r) {
     if (!json_is_object(m)) return 0;
     const char *k;
     json_t *e;
+    /* one allocation for all of them: growing by one per metric costs a
+     * copy of the array each time on a run.json of 100,000 metrics */
+    r->metrics = ns_xcalloc(json_object_size(m) + 1, sizeof *r->metrics);
     json_object_foreach((json_t *)m, k, e) {
         if (json_is_null(e)) continue;
         if (!json_is_number(e)) return ns__bad(src, "metrics", k, "a number or null", e);
         const json_t *ce = c ? json_object_get(c, k) : NULL;
         if (ce && !json_is_integer(ce))
             return ns__bad(src, "metric_counts", k, "a whole number", ce);
-        r->metrics = ns_xrealloc(r->metrics, sizeof *r->metrics * (size_t)(r->nmetrics + 1));
         ns_metric *x = &r->metrics[r->nmetrics++];
         x->name = ns_strdup(k);
         x->value = json_number_value(e);
@@ -230,22 +236,49 @@ static int ns__get_metrics(const ns__src *src, const json_t *o, ns_run *r) {
     return 1;
 }
 
+/* "host": {"name", "os", "cpus"} as one line, "name, os, N cpus" (the
+ * page tallies the hosts of a sweep); a host that is not an object is
+ * wrong, one without a name is "?". */
+static int ns__get_host(const ns__src *src, const json_t *o, ns_run *r) {
+    const json_t *h = json_object_get(o, "host");
+    if (!h || json_is_null(h)) return 0;
+    if (!json_is_object(h)) return ns__bad(src, "host", NULL, "an object or null", h);
+    const char *name = json_string_value(json_object_get(h, "name"));
+    const char *os = json_string_value(json_object_get(h, "os"));
+    const json_t *cpus = json_object_get(h, "cpus");
+    ns_buf b = {0};
+    ns_buf_printf(&b, "%s%s%s", name ? name : "?", os ? ", " : "", os ? os : "");
+    if (json_is_integer(cpus)) ns_buf_printf(&b, ", %lld cpus", (long long)json_integer_value(cpus));
+    free(r->host);
+    r->host = b.data;
+    return 1;
+}
+
 /* ====== One run.json ====== */
+
+#define NS__RUN_VERSION 1 /* the run.json version this reader knows */
 
 /* Every member ns_run keeps; -1 at the first bad one.  r is filled as far
  * as it got (the caller frees it). */
-static int ns__load(const ns__src *src, const json_t *o, ns_run *r) {
+static int ns__load(ns__src *src, const json_t *o, ns_run *r) {
     long long x;
+    int rc;
     const json_t *fmt = json_object_get(o, "format");
     if (fmt && (!json_is_string(fmt) || strcmp(json_string_value(fmt), "npuscope-run") != 0)) {
         return ns_fail(src->why, ns__key_line(src->text, src->len, "format", NULL),
                        "\"format\" is not \"npuscope-run\"");
     }
-    if (ns__get_int(src, o, "version", 1, 1000000, 0, 0, &x) < 0) return -1;
+    if ((rc = ns__get_int(src, o, "version", 1, 1000000, 0, 0, &x)) < 0) return -1;
+    /* a later version may mean other things by the same names: reading it
+     * as version 1 could give a silently wrong number */
+    if (rc && x != NS__RUN_VERSION)
+        return ns_fail(src->why, ns__key_line(src->text, src->len, "version", NULL),
+                       "\"version\" is %lld; this npuscope reads version %d", x,
+                       NS__RUN_VERSION);
     /* id: the folder name is the id (record makes them equal); the member
      * is only checked */
     char *id = NULL;
-    int rc = ns__get_str(src, o, "id", 0, &id);
+    rc = ns__get_str(src, o, "id", 0, &id);
     free(id);
     if (rc < 0) return -1;
     if (ns__get_argv(src, o, "command", &r->argv) < 0) return -1;
@@ -286,21 +319,25 @@ static int ns__load(const ns__src *src, const json_t *o, ns_run *r) {
     if (rc) r->stdout_bytes = (unsigned long long)x;
     if ((rc = ns__get_int(src, o, "stderr_bytes", 0, INT64_MAX, 0, 0, &x)) < 0) return -1;
     if (rc) r->stderr_bytes = (unsigned long long)x;
+    if (ns__get_host(src, o, r) < 0) return -1;
     /* the reports found in the run's output */
     const json_t *reps = json_object_get(o, "reports");
+    if (reps && !json_is_null(reps) && !json_is_array(reps))
+        return ns__bad(src, "reports", NULL, "an array or null", reps);
     if (json_is_array(reps)) {
         size_t i;
         json_t *rep;
+        r->reports = ns_xcalloc(json_array_size(reps) + 1, sizeof *r->reports);
         json_array_foreach(reps, i, rep) {
             const char *why;
             ns_report *rp = ns_report_from_json_new(rep, src->path, &why);
             if (!rp) {
-                ns_diag_say(src->diag, NS_DIAG_WARNING, src->path,
-                            ns__key_line(src->text, src->len, "reports", NULL),
+                if (src->reports_line < 0)
+                    src->reports_line = ns__key_line(src->text, src->len, "reports", NULL);
+                ns_diag_say(src->diag, NS_DIAG_WARNING, src->path, src->reports_line,
                             "report %zu: %s; report skipped", i + 1, why);
                 continue;
             }
-            r->reports = ns_xrealloc(r->reports, sizeof *r->reports * (size_t)(r->nreports + 1));
             r->reports[r->nreports++] = rp;
         }
         /* which of them are one compile's tables (parse/group.h) */
@@ -312,6 +349,16 @@ static int ns__load(const ns__src *src, const json_t *o, ns_run *r) {
                        "\"wall_s\" is %s, but the run succeeded",
                        isnan(r->wall_s) ? "null" : "negative");
     }
+    /* "ok" is recomputed, not read; but a hand-edited one that is not
+     * true/false, or that says the opposite, is worth a word */
+    int ok = -1;
+    if (ns__get_bool(src, o, "ok", &ok) < 0) return -1;
+    if (ok >= 0 && ok != ns_run_ok(r))
+        ns_diag_say(src->diag, NS_DIAG_WARNING, src->path,
+                    ns__key_line(src->text, src->len, "ok", NULL),
+                    "\"ok\" is %s, but the run's fields say it %s; counted as %s",
+                    ok ? "true" : "false", ns_run_ok(r) ? "succeeded" : "failed",
+                    ns_run_ok(r) ? "ok" : "failed");
     return 0;
 }
 
@@ -343,7 +390,7 @@ int ns_run_load(const char *path, const char *id, ns_run *r, const ns_diag *d, n
         ns_fail(why, err.line, "not valid JSON: %s", err.text);
         goto out;
     }
-    ns__src src = {path, text.data ? text.data : "", text.len, d, why};
+    ns__src src = {path, text.data ? text.data : "", text.len, d, why, -1};
     if (!json_is_object(root)) {
         ns_fail(why, 1, "the document must be an object, not %s", ns__type_name(root));
         goto out;
@@ -389,22 +436,21 @@ static int ns__cmp_str(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Load path as run `id` and append it; 1 if it was read, 0 if skipped
+/* Load path as run `id` and hand it to fn; 1 if it was read, 0 if skipped
  * (and a warning says why). */
-static int ns__append(const char *path, const char *id, ns_run **runs, int *nruns,
-                      const ns_diag *d) {
+static int ns__hand(const char *path, const char *id, ns_run_fn fn, void *ctx,
+                    const ns_diag *d) {
     ns_run r;
     ns_why why = {"", 0};
     if (ns_run_load(path, id, &r, d, &why) < 0) {
         ns_diag_why(d, NS_DIAG_WARNING, path, &why, "; run skipped");
         return 0;
     }
-    *runs = ns_xrealloc(*runs, sizeof **runs * (size_t)(*nruns + 1));
-    (*runs)[(*nruns)++] = r;
+    fn(&r, ctx);
     return 1;
 }
 
-int ns_run_folder_read(const char *dir, ns_run **runs, int *nruns, const ns_diag *diag) {
+int ns_run_folder_each(const char *dir, ns_run_fn fn, void *ctx, const ns_diag *diag) {
     int added = -1;
     char *path = NULL, *id = NULL;
     char **names = NULL;
@@ -429,7 +475,7 @@ int ns_run_folder_read(const char *dir, ns_run **runs, int *nruns, const ns_diag
         size_t start = len;
         while (start > 0 && dir[start - 1] != '/') start--;
         id = ns_strndup(dir + start, len - start);
-        added = single > 0 ? ns__append(path, id, runs, nruns, diag) : 0;
+        added = single > 0 ? ns__hand(path, id, fn, ctx, diag) : 0;
         goto out;
     }
     if (!(d = opendir(dir))) {
@@ -456,7 +502,7 @@ int ns_run_folder_read(const char *dir, ns_run **runs, int *nruns, const ns_diag
     for (size_t i = 0; i < nnames; i++) {
         free(path);
         path = ns__join_new(dir, names[i], "run.json");
-        if (ns__is_file(path, diag) > 0) added += ns__append(path, names[i], runs, nruns, diag);
+        if (ns__is_file(path, diag) > 0) added += ns__hand(path, names[i], fn, ctx, diag);
     }
 out:
     if (d) closedir(d);
@@ -465,4 +511,26 @@ out:
     free(path);
     free(id);
     return added;
+}
+
+/* ====== Into an array ====== */
+
+typedef struct {
+    ns_run **runs; /* the caller's array */
+    int *nruns;    /* its entries */
+} ns__array;
+
+static void ns__append(ns_run *r, void *ctx) {
+    ns__array *a = ctx;
+    /* capacity is the next power of two: 100,000 runs are 17 copies of the
+     * array, not 100,000 */
+    int n = *a->nruns;
+    if (n == 0 || (n & (n - 1)) == 0)
+        *a->runs = ns_xrealloc(*a->runs, sizeof **a->runs * (size_t)(n ? 2 * n : 1));
+    (*a->runs)[(*a->nruns)++] = *r;
+}
+
+int ns_run_folder_read(const char *dir, ns_run **runs, int *nruns, const ns_diag *d) {
+    ns__array a = {runs, nruns};
+    return ns_run_folder_each(dir, ns__append, &a, d);
 }

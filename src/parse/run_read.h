@@ -18,10 +18,16 @@
  * the other runs are read.  Missing optional fields take defaults (no tags,
  * mode "none", user/sys/RSS unknown = NaN); missing "wall_s" or
  * "exit_code" is an error of the run, because without them a run cannot be
- * counted or judged.  "ok" is not read: ns_run_ok recomputes it from the
- * fields it is made of.  "reports" are read back into ns_report trees (a
- * malformed one is a warning and is left out); "host", "signal_name" and the
- * other informational members are ignored.
+ * counted or judged; so is a "version" other than 1 (a later format may
+ * mean other things by the same names).  "ok" is not trusted: ns_run_ok
+ * recomputes it from the fields it is made of; one that is not true/false
+ * skips the run, one that contradicts them is a warning.  "reports" (an
+ * array or null) are read back into ns_report trees (a malformed one is a
+ * warning and is left out); "host" becomes one line, ns_run.host;
+ * "signal_name" and the other informational members are ignored.
+ *
+ * Every step is linear in the file: a warning's line is looked up once per
+ * member, not once per entry of it (100,000 broken reports).
  */
 #ifndef NPUSCOPE_RUN_READ_H
 #define NPUSCOPE_RUN_READ_H
@@ -29,13 +35,23 @@
 #include "model/runs.h"
 
 /* Append the runs of `dir` (a run folder, or a folder of run folders) to
- * *runs / *nruns (the array is grown with realloc; free each run with
+ * *runs / *nruns (the array is grown with realloc to powers of two, so it
+ * must be NULL/0 or one these readers grew; free each run with
  * ns_run_free, then the array).  A run that cannot be read is a warning to
  * d ("...; run skipped") and is left out.  Returns the number of runs
  * appended, or -1 (an error to d) when dir does not exist, is not a folder
  * or cannot be listed.  The commands read through ns_runs_read
  * (analyse/dataset.h), which prints. */
 int ns_run_folder_read(const char *dir, ns_run **runs, int *nruns, const ns_diag *d);
+
+/* Runs one at a time: fn is called with each run read, in the order above,
+ * and owns it from then on (it frees it with ns_run_free or keeps it).  A
+ * command that needs only summaries of the runs keeps what it needs of
+ * each and frees the trees before the next is read, so its memory does not
+ * grow with the trees of a 100,000-run history.  Returns as
+ * ns_run_folder_read. */
+typedef void (*ns_run_fn)(ns_run *r, void *ctx);
+int ns_run_folder_each(const char *dir, ns_run_fn fn, void *ctx, const ns_diag *d);
 
 /* Read one run.json at `path` into *r, naming the run `id`.  Returns 0
  * (warnings about reports left out go to d), or -1 with the reason in

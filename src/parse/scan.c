@@ -62,6 +62,8 @@ typedef struct {
     const char *name;    /* input name for messages */
     const ns_diag *diag; /* where they go (the scanner's sink) */
     int io_error;        /* a read failed */
+    int push;            /* bytes are pushed in (ns_scan_stream): a line not yet
+                          * complete waits for the next piece, not for read() */
 } ns__reader;
 
 /* Bytes asked of read() at a time.  Between reports the scan runs near
@@ -113,7 +115,7 @@ static int ns__getline(ns__reader *rd, const char **line, size_t *len) {
                 continue;
             }
             rd->start = rd->end = 0;
-            if (rd->eof) return 0;
+            if (rd->eof || rd->push) return 0;
             ns__fill(rd);
             continue;
         }
@@ -135,6 +137,7 @@ static int ns__getline(ns__reader *rd, const char **line, size_t *len) {
             rd->skipping = 1;
             return 1;
         }
+        if (rd->push) return 0; /* the rest of the line comes with the next piece */
         ns__fill(rd);
     }
 }
@@ -398,6 +401,8 @@ typedef struct {
     ns_buf scratch;       /* cleaned line */
     int found;            /* reports found in this input */
     const ns_scan_hook *hook; /* the caller's hook (scan.h), or NULL */
+    ns_group grp;         /* the tables of one compile, linked before the sink
+                           * sees them (parse/group.h): sink and ctx are its */
 } ns__scan;
 
 static void ns__label_check(ns__scan *st, const char *s, size_t n) {
@@ -431,6 +436,7 @@ static void ns__number(ns__scan *st, ns_report *r) {
         r->label = ns_strdup(st->label);
     } else if (!st->hook || !st->hook->label_new ||
                !(r->label = st->hook->label_new(st->hook->ctx, r, st->found))) {
+        if (st->sc->number_late) return; /* "#N" once its place is known */
         char tmp[32];
         snprintf(tmp, sizeof tmp, "#%d", r->index + 1);
         r->label = ns_strdup(tmp);
@@ -456,15 +462,22 @@ static void ns__finish(ns__scan *st, long last_line) {
     ns_report *r = st->ps.r;
     st->ps.r = NULL;
     r->end_line = last_line;
+    /* a report numbered late has no label yet: its number in this input */
+    char late[32];
+    const char *label = r->label;
+    if (!label) {
+        snprintf(late, sizeof late, "#%d", r->index + 1);
+        label = late;
+    }
     if (st->ps.foreign)
         ns_diag_say(st->ps.diag, NS_DIAG_WARNING, r->file, st->ps.foreign_first,
-                    "report %s: skipped %ld %s of it", r->label, st->ps.foreign,
+                    "report %s: skipped %ld %s of it", label, st->ps.foreign,
                     st->ps.foreign == 1 ? "line that is not a row" : "lines that are not rows");
     if (!r->complete)
         ns_diag_say(st->ps.diag, NS_DIAG_WARNING, r->file, r->line,
                     "report %s is incomplete (no Total row; %d row%s read up to "
                     "line %ld%s)",
-                    r->label, st->ps.rows, st->ps.rows == 1 ? "" : "s", last_line,
+                    label, st->ps.rows, st->ps.rows == 1 ? "" : "s", last_line,
                     st->ps.foreign_run ? ", then lines that are not rows" : "");
     ns_builder_free(&st->ps.b);
     ns_hdr_free(&st->ps.hdr);
@@ -669,43 +682,50 @@ void ns_scanner_free(ns_scanner *sc) {
     sc->has_label_re = 0;
 }
 
-static int ns__scan_reader(ns_scanner *sc, ns__reader *rd, ns_sink sink, void *ctx) {
-    ns__scan st;
-    memset(&st, 0, sizeof st);
-    st.sc = sc;
-    st.name = rd->name;
-    /* the tables of one compile are linked before the sink sees them */
-    ns_group grp;
-    ns_group_init(&grp, sink, ctx);
-    st.sink = ns_group_sink;
-    st.ctx = &grp;
-    st.hook = sc->hook;
-    st.ps.diag = &sc->diag;
+/* Set up the scan of one input. */
+static void ns__scan_init(ns__scan *st, ns_scanner *sc, const char *name, ns_sink sink,
+                          void *ctx) {
+    memset(st, 0, sizeof *st);
+    st->sc = sc;
+    st->name = name;
+    ns_group_init(&st->grp, sink, ctx);
+    st->sink = ns_group_sink;
+    st->ctx = &st->grp;
+    st->hook = sc->hook;
+    st->ps.diag = &sc->diag;
+}
 
-    /* Look at the first bytes to tell a trace document from a log.  A
-     * UTF-8 byte order mark (editors on Windows write one) is skipped. */
-    while (!rd->eof && rd->end < 4096) ns__fill(rd);
+/* Look at the first bytes (all of them, or 4096) to tell a trace document
+ * from a log.  A UTF-8 byte order mark (editors on Windows write one) is
+ * skipped.  Returns 1 for a trace; for a log, rd->start is past the mark. */
+static int ns__sniff(ns_scanner *sc, ns__reader *rd) {
     size_t bom = rd->end >= 3 && memcmp(rd->buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    if (ns_trace_sniff(rd->buf + bom, rd->end - bom)) {
-        while (!rd->eof) ns__fill(rd);
-        sc->bytes += rd->end;
-        if (rd->io_error) return -1;
-        /* a trace that cannot be read as one has said why; like a log
-         * without a report it yields nothing (exit 1, docs/formats.md):
-         * exit 2 is for inputs that cannot be opened or read at all */
-        ns__trace(&st, rd->buf + bom, rd->end - bom);
-        if (ns_group_end(&grp)) sc->stopped = 1;
-        return st.found;
-    }
+    if (ns_trace_sniff(rd->buf + bom, rd->end - bom)) return 1;
     rd->start = bom;
     sc->bytes += bom;
+    return 0;
+}
 
+/* A whole trace document, in rd from its start. */
+static void ns__trace_doc(ns__scan *st, ns__reader *rd) {
+    size_t bom = rd->end >= 3 && memcmp(rd->buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    st->sc->bytes += rd->end;
+    /* a trace that cannot be read as one has said why; like a log
+     * without a report it yields nothing (exit 1, docs/formats.md):
+     * exit 2 is for inputs that cannot be opened or read at all */
+    ns__trace(st, rd->buf + bom, rd->end - bom);
+}
+
+/* Every complete line in the reader (and, at its end, the last one): the
+ * loop both the file scan and the pushed stream run.  Labels and a hook's
+ * lines need every line; otherwise runs of noise are skipped. */
+static void ns__scan_lines(ns__scan *st, ns__reader *rd) {
+    ns_scanner *sc = st->sc;
     const char *s;
     size_t n;
-    /* labels and a hook's lines need every line */
     int fast = !sc->has_label_re && !(sc->hook && sc->hook->line);
     for (;;) {
-        if (fast && st.state == NS__IDLE) {
+        if (fast && st->state == NS__IDLE) {
             size_t before = rd->start;
             sc->lines += ns__skip_noise(rd);
             sc->bytes += rd->start - before;
@@ -713,13 +733,27 @@ static int ns__scan_reader(ns_scanner *sc, ns__reader *rd, ns_sink sink, void *c
         if (sc->stopped || !ns__getline(rd, &s, &n)) break;
         sc->bytes += n + 1;
         sc->lines++;
-        if (fast && st.state == NS__IDLE && ns__boring(s, n)) continue;
+        if (fast && st->state == NS__IDLE && ns__boring(s, n)) continue;
         size_t cn = n;
-        const char *c = ns__clean(s, &cn, &st.scratch);
-        ns__line(&st, c, cn, rd->lineno);
+        const char *c = ns__clean(s, &cn, &st->scratch);
+        ns__line(st, c, cn, rd->lineno);
     }
+}
+
+static int ns__scan_reader(ns_scanner *sc, ns__reader *rd, ns_sink sink, void *ctx) {
+    ns__scan st;
+    ns__scan_init(&st, sc, rd->name, sink, ctx);
+    while (!rd->eof && rd->end < 4096) ns__fill(rd);
+    if (ns__sniff(sc, rd)) {
+        while (!rd->eof) ns__fill(rd);
+        if (rd->io_error) return -1;
+        ns__trace_doc(&st, rd);
+        if (ns_group_end(&st.grp)) sc->stopped = 1;
+        return st.found;
+    }
+    ns__scan_lines(&st, rd);
     ns__end(&st, rd->lineno);
-    if (ns_group_end(&grp)) sc->stopped = 1;
+    if (ns_group_end(&st.grp)) sc->stopped = 1;
     if (rd->io_error) return -1;
     return st.found;
 }
@@ -765,4 +799,139 @@ int ns_scan_buffer(ns_scanner *sc, const char *name, const char *data,
     int rc = ns__scan_reader(sc, &rd, sink, ctx);
     free(rd.buf);
     return rc;
+}
+
+/* ====== Pushed streams ======
+ * A compile's output arrives in pieces while it runs (capture.c's drain),
+ * and is scanned as it arrives, so nothing is read again after the compile
+ * ends.  The same line loop runs over each piece where it lies; only the
+ * line a piece cuts is copied, into the stream's own buffer, and finished
+ * there by the next piece.  Until 4096 bytes (or the end) have come, they
+ * are kept to tell a trace document from a log; a trace is one JSON
+ * document and is kept whole, as ns_scan_path does. */
+
+typedef enum {
+    NS__SNIFFING, /* the first bytes, not yet told apart */
+    NS__LOG,      /* lines: scanned as they come */
+    NS__TRACE,    /* a trace document: kept until the end */
+} ns__stream_kind;
+
+struct ns_scan_stream {
+    ns__scan st;          /* the scan of this input */
+    ns__reader rd;        /* its own buffer: the first bytes, a trace, or the cut line */
+    ns__stream_kind kind; /* what the input turned out to be */
+    char *name;           /* the input's name (st and rd point here) */
+};
+
+/* Append bytes to the stream's own buffer (moving what is unread to its
+ * start first). */
+static void ns__own_add(ns__reader *rd, const char *p, size_t n) {
+    if (rd->start > 0) {
+        memmove(rd->buf, rd->buf + rd->start, rd->end - rd->start);
+        rd->end -= rd->start;
+        rd->start = 0;
+    }
+    if (rd->cap - rd->end < n + 1) {
+        while (rd->cap - rd->end < n + 1) rd->cap = rd->cap ? rd->cap * 2 : 4096;
+        rd->buf = ns_xrealloc(rd->buf, rd->cap);
+    }
+    memcpy(rd->buf + rd->end, p, n);
+    rd->end += n;
+}
+
+ns_scan_stream *ns_scan_stream_new(ns_scanner *sc, const char *name, ns_sink sink, void *ctx) {
+    ns_scan_stream *ss = ns_xcalloc(1, sizeof *ss);
+    ss->name = ns_strdup(name);
+    ns__scan_init(&ss->st, sc, ss->name, sink, ctx);
+    ss->rd.fd = -1;
+    ss->rd.push = 1;
+    ss->rd.name = ss->name;
+    ss->rd.diag = &sc->diag;
+    ss->kind = NS__SNIFFING;
+    return ss;
+}
+
+/* The lines in a piece, scanned where they lie (rd borrows the piece);
+ * what the last line leaves uncut goes to the own buffer. */
+static void ns__scan_piece(ns_scan_stream *ss, const char *buf, size_t n) {
+    ns__reader *rd = &ss->rd;
+    char *own = rd->buf;
+    size_t cap = rd->cap;
+    /* read only: the reader never writes to its window */
+    memcpy(&rd->buf, &buf, sizeof buf);
+    rd->start = 0;
+    rd->end = rd->cap = n;
+    ns__scan_lines(&ss->st, rd);
+    size_t left = rd->end - rd->start, at = rd->start;
+    rd->buf = own;
+    rd->cap = cap;
+    rd->start = rd->end = 0;
+    if (left && !ss->st.sc->stopped) ns__own_add(rd, buf + at, left);
+}
+
+void ns_scan_stream_feed(ns_scan_stream *ss, const char *buf, size_t n) {
+    ns__reader *rd = &ss->rd;
+    if (!n || ss->st.sc->stopped) return; /* the sink wants no more */
+    if (ss->kind != NS__LOG) {
+        ns__own_add(rd, buf, n);
+        if (ss->kind == NS__TRACE || rd->end < 4096) return;
+        ss->kind = ns__sniff(ss->st.sc, rd) ? NS__TRACE : NS__LOG;
+        if (ss->kind == NS__LOG) ns__scan_lines(&ss->st, rd);
+        return;
+    }
+    /* the line the last piece cut: finished here, up to its newline */
+    if (rd->skipping || rd->start < rd->end) {
+        const char *nl = memchr(buf, '\n', n);
+        size_t head = nl ? (size_t)(nl + 1 - buf) : n;
+        if (rd->skipping) { /* an over-long line's rest is dropped */
+            if (!nl) return;
+            rd->skipping = 0;
+            rd->start = rd->end = 0;
+        } else {
+            ns__own_add(rd, buf, head);
+            /* no newline yet: nothing to scan until the line is too long */
+            if (!nl && rd->end - rd->start < NS_LINE_MAX) return;
+            ns__scan_lines(&ss->st, rd);
+        }
+        buf += head;
+        n -= head;
+        if (!n || ss->st.sc->stopped) return;
+        if (rd->start < rd->end) { /* not all scanned (cannot happen): keep the order */
+            ns__own_add(rd, buf, n);
+            return;
+        }
+        rd->start = rd->end = 0;
+    }
+    ns__scan_piece(ss, buf, n);
+}
+
+int ns_scan_stream_end(ns_scan_stream *ss) {
+    if (!ss) return 0;
+    ns__reader *rd = &ss->rd;
+    rd->eof = 1;
+    if (ss->kind == NS__SNIFFING) {
+        if (!rd->buf) ns__own_add(rd, "", 0); /* an empty input */
+        ss->kind = ns__sniff(ss->st.sc, rd) ? NS__TRACE : NS__LOG;
+    }
+    if (ss->kind == NS__TRACE) {
+        ns__trace_doc(&ss->st, rd);
+    } else {
+        ns__scan_lines(&ss->st, rd);
+        ns__end(&ss->st, rd->lineno);
+    }
+    if (ns_group_end(&ss->st.grp)) ss->st.sc->stopped = 1;
+    int found = ss->st.found;
+    free(rd->buf);
+    free(ss->name);
+    free(ss);
+    return found;
+}
+
+void ns_scan_number_late(ns_report *r, int base) {
+    r->index += base;
+    if (!r->label) {
+        char tmp[32];
+        snprintf(tmp, sizeof tmp, "#%d", r->index + 1);
+        r->label = ns_strdup(tmp);
+    }
 }

@@ -65,6 +65,10 @@ typedef struct {
                            * ns_scanner_init leaves it dropping them */
     int has_label_re;     /* label_re is set */
     int next_index;       /* reports found so far, across all inputs */
+    int number_late;      /* 1: a report the hook does not label is left without
+                           * one (NULL) and numbered from 0 here; its place
+                           * among other inputs' reports comes later
+                           * (ns_scan_number_late) */
     int stopped;          /* the sink asked to stop */
     uint64_t bytes;       /* bytes read, across all inputs */
     long lines;           /* lines read, across all inputs */
@@ -91,5 +95,27 @@ int ns_scan_simd(int want);
 /* Scan an in-memory buffer as if it were a file named `name`. */
 int ns_scan_buffer(ns_scanner *sc, const char *name, const char *data,
                    size_t len, ns_sink sink, void *ctx);
+
+/* ====== Pushed streams ======
+ * Output that arrives in pieces (a compile's stdout as capture drains it)
+ * is scanned as it arrives: ns_scan_stream_feed takes the bytes in pieces
+ * of any size, cut anywhere (inside a line, between a CR and its LF), and
+ * finds the reports a scan of the same bytes as a file finds, in the same
+ * order, with the same line numbers; the sink gets each when it is
+ * complete.  A piece's bytes are not kept once fed (only a line it cuts
+ * is, up to NS_LINE_MAX), so memory stays bounded by the largest report --
+ * except for a trace document, which is one JSON object and kept whole.
+ * Two streams at once (stdout and stderr) take a scanner each: a scanner's
+ * hook and numbering belong to one input at a time.  ns_scan_stream_end
+ * finishes the last line and the input, frees the stream, and returns the
+ * reports found in it. */
+typedef struct ns_scan_stream ns_scan_stream;
+ns_scan_stream *ns_scan_stream_new(ns_scanner *sc, const char *name, ns_sink sink, void *ctx);
+void ns_scan_stream_feed(ns_scan_stream *ss, const char *buf, size_t n);
+int ns_scan_stream_end(ns_scan_stream *ss);
+/* A report of a scanner with number_late set, put after `base` reports of
+ * the inputs before its own: its index moved up, and "#N" if it has no
+ * label. */
+void ns_scan_number_late(ns_report *r, int base);
 
 #endif

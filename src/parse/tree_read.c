@@ -9,8 +9,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Fewest decimals (0..9) whose printing gives v back. */
+/* Fewest decimals (0..9) whose printing gives v back.
+ *
+ * jansson keeps no number's text, so the decimals are recovered from the
+ * value.  The question "does printf(\"%.*f\", d, v) read back as v?" is
+ * answered without printing: m = v * 10^d rounded is the digit string
+ * printf would give, and v is that number's double exactly when m / 10^d
+ * (one IEEE division of two exact doubles, as ns_num_parse computes a
+ * printed number) is v again.  While |m| < 2^53 both sides agree with the
+ * printf + strtod trial they replace (tests/unit.c checks them against each
+ * other); larger values take the trial. */
 static signed char ns__decimals(double v) {
+    static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+    if (isfinite(v) && fabs(v) < 1e6) { /* 1e6 * 1e9 < 2^53 */
+        for (int d = 0; d <= 9; d++) {
+            double m = nearbyint(v * p10[d]);
+            if (m / p10[d] == v) return (signed char)d;
+        }
+        return 9;
+    }
     char buf[64];
     for (int d = 0; d <= 9; d++) {
         snprintf(buf, sizeof buf, "%.*f", d, v);
@@ -37,6 +54,54 @@ static ns_kind ns__kind(const char *s, const char *name, int depth) {
             if (!strcmp(s, t[i].s)) return t[i].k;
     return ns_kind_of_name(name, depth);
 }
+
+/* ====== Members of the wrong type ====== */
+
+/* Why the last node was refused (the reader's *why points here: a
+ * report's reasons are sentences about one member). */
+static _Thread_local char ns__why_buf[160];
+
+static const char *ns__type_word(const json_t *v) {
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_TRUE:
+    case JSON_FALSE: return "true/false";
+    default: return "a number";
+    }
+}
+
+/* The time values and "children" of node o have the types the tree JSON
+ * gives them (a value: a number or null; children: an array, or null for
+ * none).  A
+ * hand-edited "wall_s": "abc" would otherwise read as an absent column:
+ * a silently missing number.  NULL, or the reason. */
+static const char *ns__node_types(const json_t *o) {
+    /* one walk over the members, looking closer only at a value that is
+     * neither a number nor null (names, kinds, children): cheaper than a
+     * lookup per column on every node of every report */
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)o, key, v) {
+        if (json_is_number(v) || json_is_null(v)) continue; /* null children: none */
+        if (!strcmp(key, "children")) {
+            if (json_is_array(v)) continue;
+            snprintf(ns__why_buf, sizeof ns__why_buf, "a node's \"children\" must be an array, not %s",
+                     ns__type_word(v));
+            return ns__why_buf;
+        }
+        for (int c = 0; c < NS_COL_COUNT; c++)
+            if (!strcmp(key, ns_col_json_key((ns_col)c))) {
+                snprintf(ns__why_buf, sizeof ns__why_buf,
+                         "a node's \"%s\" must be a number or null, not %s", key, ns__type_word(v));
+                return ns__why_buf;
+            }
+    }
+    return NULL;
+}
+
+/* ====== Nodes ====== */
 
 /* Fill node n from object o (values, name, kind); 0 or -1. */
 static int ns__fill(ns_report *r, ns_node *n, const json_t *o, int depth) {
@@ -99,8 +164,8 @@ ns_report *ns_report_from_json_new(const json_t *o, const char *file,
         for (int k = 0; k < NS_COL_COUNT; k++)
             if (!strcmp(json_string_value(c), ns_col_name((ns_col)k))) r->cols |= NS_COLBIT(k);
     }
-    if (ns__fill(r, r->root, root, -1) != 0) {
-        *why = "the root has no \"name\"";
+    if (ns__fill(r, r->root, root, -1) != 0 || (*why = ns__node_types(root))) {
+        if (!*why) *why = "the root has no \"name\"";
         ns_report_free(r);
         return NULL;
     }
@@ -121,8 +186,9 @@ ns_report *ns_report_from_json_new(const json_t *o, const char *file,
         const json_t *child = json_array_get(f->arr, f->next++);
         ns_node *n = ns_report_node(r);
         int depth = f->parent->depth + 1;
-        if (!json_is_object(child) || ns__fill(r, n, child, depth) != 0) {
-            *why = "a node needs an object with a string \"name\"";
+        if (!json_is_object(child) || ns__fill(r, n, child, depth) != 0 ||
+            (*why = ns__node_types(child))) {
+            if (!*why) *why = "a node needs an object with a string \"name\"";
             free(st);
             ns_report_free(r);
             return NULL;

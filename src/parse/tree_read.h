@@ -4,9 +4,10 @@
  * format (docs/formats.md).  Analysis (fit, diff) and `tree`/`top` on run
  * folders need them as ns_report again.  Values come back as doubles; the
  * printed decimals are recovered as the fewest that reproduce the number,
- * so 3.8142 prints as 3.8142 again.  The reader prints nothing: an element
- * that is not a report comes back as NULL and a fixed reason, which the
- * run.json reader turns into its warning.
+ * so 3.8142 prints as 3.8142 again (by arithmetic, not by printing and
+ * reading back: tree_read.c).  The reader prints nothing: an element that
+ * is not a report comes back as NULL and a reason, which the run.json
+ * reader turns into its warning.
  */
 #ifndef NPUSCOPE_TREE_READ_H
 #define NPUSCOPE_TREE_READ_H
@@ -16,7 +17,9 @@
 #include <jansson.h>
 
 /* One element of a "reports" array; NULL with *why set when it is not a
- * report (wrong types, missing root). */
+ * report (missing root or name; a time value that is not a number or
+ * null, "children" that is not an array: the reason names the member).
+ * *why is valid until the next call. */
 ns_report *ns_report_from_json_new(const json_t *o, const char *file,
                                    const char **why);
 

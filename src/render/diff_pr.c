@@ -88,6 +88,7 @@ static void ns__pct(ns_buf *b, const ns_diff_row *r) {
 static void ns__value(ns_buf *b, const ns_diff_row *r, double v) {
     if (!isfinite(v)) ns_buf_puts(b, "n/a");
     else if (r->kind == NS_DIFF_METRIC) ns_buf_printf(b, "%.4g", v);
+    else if (r->kind == NS_DIFF_MEMORY) ns_buf_printf(b, "%.0f kB", v);
     else ns_buf_printf(b, "%.4f s", v);
 }
 

@@ -352,7 +352,9 @@ static void ns__orig_banner(ns_buf *b, const char *title) {
 static void ns__orig_cols(ns_buf *b, const ns_report *r, const ns_node *n, int llvm) {
     for (int i = 0; i < NS_COL_COUNT; i++) {
         ns_col c = ns_col_print_order[i];
-        if (!(r->cols & NS_COLBIT(c)) || c == NS_COL_MEM || c == NS_COL_INSTR) continue;
+        if (!(r->cols & NS_COLBIT(c)) || c == NS_COL_MEM || c == NS_COL_INSTR ||
+            !ns_col_printed(c))
+            continue;
         if (!ns_num_present(n->val[c])) {
             ns_buf_puts(b, "        -----     ");
             continue;
@@ -396,13 +398,13 @@ static void ns__orig_text(ns_exporter *e, const ns_report *r) {
     }
     ns_buf_putc(b, '\n');
     static const char *const mlir_h[NS_COL_COUNT] = {
-        "  ----Wall Time----", "  ----User Time----", "", "", "", ""};
+        "  ----Wall Time----", "  ----User Time----", "", "", "", "", "", ""};
     static const char *const llvm_h[NS_COL_COUNT] = {
         "   ---Wall Time---", "   ---User Time---", "   --System Time--",
-        "   --User+System--", "  ---Mem---", "  ---Instr---"};
+        "   --User+System--", "  ---Mem---", "  ---Instr---", "", ""};
     for (int i = 0; i < NS_COL_COUNT; i++) {
         ns_col c = ns_col_print_order[i];
-        if (r->cols & NS_COLBIT(c)) ns_buf_puts(b, llvm ? llvm_h[c] : mlir_h[c]);
+        if ((r->cols & NS_COLBIT(c)) && ns_col_printed(c)) ns_buf_puts(b, llvm ? llvm_h[c] : mlir_h[c]);
     }
     ns_buf_puts(b, llvm ? "  --- Name ---\n" : "  ----Name----\n");
     for (const ns_node *n = r->root->child; n; n = ns_node_next((ns_node *)n, r->root)) {
@@ -482,7 +484,7 @@ static void ns__orig_json(ns_exporter *e, const ns_report *r) {
 ns_exporter *ns_exporter_new(const ns_export_opts *o, FILE *out) {
     ns_exporter *e = ns_xcalloc(1, sizeof *e);
     e->o = *o;
-    e->text = (ns_text_opts){o->view, o->color};
+    e->text = (ns_text_opts){o->view, o->color, o->width};
     e->out = out;
     ns_strmap_init(&e->frames);
     switch (o->format) {

@@ -34,6 +34,7 @@ typedef struct {
     ns_format format; /* what to write */
     ns_view view;     /* rows and column */
     int color;        /* text: ANSI colour */
+    int width;        /* text: fit to this many columns (render/text.h), 0: no limit */
     ns_diag diag;     /* where "this report has no such layout" goes (a trace
                        * has no original one); fn NULL: nowhere */
 } ns_export_opts;

@@ -8,6 +8,7 @@
 #include "render/grid.h"
 
 #include "base/display.h"
+#include "render/width.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,29 +44,120 @@ void ns_grid_take(ns_grid *g, ns_buf *c) {
     c->data[0] = 0;
 }
 
+/* ====== Fitting ====== */
+
+/* Width of the kept columns with their separators (and the indent). */
+static size_t ns__total(const ns_grid *g, const size_t *w, const char *keep) {
+    size_t t = g->indent ? ns__width(g->indent) : 0;
+    int any = 0;
+    for (int c = 0; c < g->ncols; c++)
+        if (keep[c]) t += w[c] + (any++ ? 2 : 0);
+    return t;
+}
+
+/* Choose the kept columns and the width of each (rules in grid.h): keep[c]
+ * set, w[c] lowered for the columns that shrink.  Returns how many were
+ * left out. */
+static int ns__fit(const ns_grid *g, const ns_grid_fit *f, size_t *w, char *keep) {
+    int nc = g->ncols, maxp = 0, left = 0;
+    size_t W = (size_t)f->width;
+    for (int c = 0; c < nc; c++) {
+        int p = f->prio ? f->prio[c] : 0;
+        keep[c] = p == 0;
+        if (p > maxp) maxp = p;
+    }
+    if (!maxp && ns__total(g, w, keep) <= W) return 0;
+    for (int c = 0; c < nc; c++) keep[c] = 1;
+    if (ns__total(g, w, keep) <= W) return 0;
+    for (int c = 0; c < nc; c++) keep[c] = !f->prio || f->prio[c] == 0;
+    /* the names shrink, the widest first, while the kept columns are too wide */
+    size_t *floor = ns_xcalloc((size_t)nc + 1, sizeof *floor);
+    for (int c = 0; c < nc; c++) {
+        size_t h = ns__width(g->cells[c]);
+        floor[c] = f->shrink && f->shrink[c] ? (h > 8 ? h : 8) : w[c];
+        if (floor[c] > w[c]) floor[c] = w[c];
+    }
+    while (ns__total(g, w, keep) > W) {
+        int widest = -1;
+        for (int c = 0; c < nc; c++)
+            if (keep[c] && w[c] > floor[c] && (widest < 0 || w[c] > w[widest])) widest = c;
+        if (widest < 0) break;
+        w[widest]--;
+    }
+    free(floor);
+    /* then the others, by priority, each priority's columns together (min
+     * and max, mean and stddev), where their room is left */
+    for (int p = 1; p <= maxp; p++) {
+        int next = maxp; /* the priorities in use only (metrics are 10 + i, ...) */
+        for (int c = 0; c < nc; c++)
+            if (f->prio[c] >= p && f->prio[c] < next) next = f->prio[c];
+        p = next;
+        int any = 0;
+        for (int c = 0; c < nc; c++)
+            if (f->prio[c] == p) keep[c] = 1, any++;
+        if (!any || ns__total(g, w, keep) <= W) continue;
+        for (int c = 0; c < nc; c++)
+            if (f->prio[c] == p) keep[c] = 0, left++;
+    }
+    return left;
+}
+
+/* The note under a fitted grid: which columns were left out. */
+static void ns__fit_note(ns_buf *b, const ns_grid *g, int width, const char *keep, int left) {
+    ns_buf n = {0};
+    ns_buf_printf(&n, "(%d column%s left out to fit %d columns:", left, left == 1 ? "" : "s",
+                  width);
+    int k = 0;
+    for (int c = 0; c < g->ncols; c++) {
+        if (keep[c]) continue;
+        ns_buf_puts(&n, k++ ? ", " : " ");
+        for (const char *q = g->cells[c]; *q; q++) /* a name is not broken over lines */
+            ns_buf_putc(&n, *q == ' ' ? NS_WIDTH_NBSP : *q);
+    }
+    ns_buf_puts(&n, "; a wider COLUMNS, or a pipe, shows every column)");
+    ns_width_wrap(b, n.data, (size_t)width, 0, 1);
+    ns_buf_free(&n);
+}
+
 /* ====== Writing ====== */
 
-void ns_grid_write(ns_buf *b, ns_grid *g) {
+void ns_grid_write(ns_buf *b, ns_grid *g) { ns_grid_write_fit(b, g, NULL); }
+
+void ns_grid_write_fit(ns_buf *b, ns_grid *g, const ns_grid_fit *f) {
     int nc = g->ncols, md = g->markdown;
     size_t *w = ns_xcalloc((size_t)nc + 1, sizeof *w);
+    char *keep = ns_xcalloc((size_t)nc + 1, 1);
     for (int i = 0; i < g->ncells; i++) {
         size_t x = ns__width(g->cells[i]);
         if (x > w[i % nc]) w[i % nc] = x;
     }
     for (int c = 0; md && c < nc; c++)
         if (w[c] < 3) w[c] = 3; /* room for "--:" */
+    for (int c = 0; c < nc; c++) keep[c] = 1;
+    int fit = !md && f && f->width > 0 && g->ncells >= nc;
+    int left = fit ? ns__fit(g, f, w, keep) : 0;
+    int first = 0, lastc = nc - 1; /* the first and last column shown */
+    while (first < nc - 1 && !keep[first]) first++;
+    while (lastc > 0 && !keep[lastc]) lastc--;
     size_t end = b->len; /* where the line's last text ends: no padding after it */
+    ns_buf cut = {0};
     for (int i = 0; i < g->ncells; i++) {
-        int c = i % nc, last = c == nc - 1;
-        int right = !g->align || g->align[c] == 'r';
-        const char *s = g->cells[i];
-        size_t pad = w[c] - ns__width(s);
+        int c = i % nc, last = c == lastc;
         if (c == 0) {
             end = b->len;
             if (g->indent) ns_buf_puts(b, g->indent);
         }
-        if (md) ns_buf_puts(b, c ? " | " : "| ");
-        else if (c) ns_buf_puts(b, "  ");
+        if (!keep[c]) continue;
+        int right = !g->align || g->align[c] == 'r';
+        const char *s = g->cells[i];
+        if (ns__width(s) > w[c]) { /* a name of a shrunk column */
+            cut.len = 0;
+            ns_width_put_short(&cut, s, w[c]);
+            s = cut.data;
+        }
+        size_t pad = w[c] - ns__width(s);
+        if (md) ns_buf_puts(b, c != first ? " | " : "| ");
+        else if (c != first) ns_buf_puts(b, "  ");
         if (right) ns_buf_pad(b, ' ', pad);
         ns_buf_puts(b, s);
         if (*s) end = b->len;
@@ -87,8 +179,11 @@ void ns_grid_write(ns_buf *b, ns_grid *g) {
             ns_buf_puts(b, " |\n");
         }
     }
+    if (left) ns__fit_note(b, g, f->width, keep, left);
+    ns_buf_free(&cut);
     for (int i = 0; i < g->ncells; i++) free(g->cells[i]);
     free(g->cells);
+    free(keep);
     free(w);
     g->cells = NULL;
     g->ncells = 0;

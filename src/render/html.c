@@ -4,9 +4,13 @@
  *
  * The document is written top to bottom into one buffer: head (CSP, the
  * embedded CSS), key findings, the tree explorer's frame (its rows are the
- * JS's job), the heaviest passes, the run tables, the figures, method and
- * reproducibility, then the data block and the embedded JS last, so that
- * the static parts show before any script runs.
+ * JS's job) followed at once by the data block and the embedded JS, then
+ * the heaviest passes, the run tables, the figures, method and
+ * reproducibility.  The script comes right after the frame it fills, not
+ * at the end: the title and findings still show before it runs, and the
+ * explorer answers a click while the browser is still parsing and laying
+ * out the tables and figures below it -- at 6,000 runs those took several
+ * hundred milliseconds that the first click used to wait for.
  */
 #include "render/html.h"
 
@@ -139,7 +143,20 @@ static void ns__elem(ns_buf *b, const char *tag, const char *text) {
     ns_buf_printf(b, "</%s>", tag);
 }
 
+/* A table of more rows than this is folded (a closed <details> with the
+ * caption and the row count as its summary): a browser lays out a long
+ * table's every row before the page can answer a click -- 1,200 rows
+ * (a 6,000-run sweep) took it most of a second -- and a closed details
+ * element's content is not laid out until it is opened. */
+#define NS__FOLD_ROWS 100
+
 static void ns__table(ns_buf *b, const ns_html_table *t) {
+    int fold = t->nrows > NS__FOLD_ROWS;
+    if (fold) {
+        ns_buf_puts(b, "<details class=\"fold\"><summary>");
+        ns_xml_text(b, t->caption);
+        ns_buf_printf(b, " (%d rows)</summary>\n", t->nrows);
+    }
     ns_buf_puts(b, "<div class=\"table-wrap\"><table id=\"");
     ns_xml_text(b, t->id);
     ns_buf_puts(b, "\">\n<caption>");
@@ -168,6 +185,7 @@ static void ns__table(ns_buf *b, const ns_html_table *t) {
         ns_buf_puts(b, "</tr>\n");
     }
     ns_buf_puts(b, "</tbody></table></div>\n");
+    if (fold) ns_buf_puts(b, "</details>\n");
     if (t->note) {
         ns_buf_puts(b, "<p class=\"note\">");
         ns_xml_text(b, t->note);
@@ -203,7 +221,7 @@ static void ns__data_block(ns_buf *b, const ns_page *p) {
 /* ====== The document ====== */
 
 int ns_html_page(ns_buf *b, const ns_page *p) {
-    if (!ns_web_report_css || !ns_web_report_js) {
+    if (!ns_web_report_css || !ns_web_report_js || !ns_web_picker_js) {
         ns_error("report: this program was built without its web assets "
                  "(make builds them from web/ with tools/embed.sh)");
         return -1;
@@ -247,7 +265,8 @@ int ns_html_page(ns_buf *b, const ns_page *p) {
         ns_xml_text(b, p->tree_note);
         ns_buf_puts(b, "</p>\n");
     }
-    ns_buf_printf(b, "<div class=\"controls\" role=\"toolbar\" aria-label=\"tree controls\">\n"
+    ns_buf_printf(b, "<div id=\"picker\" class=\"picker\" hidden></div>\n"
+                     "<div class=\"controls\" role=\"toolbar\" aria-label=\"tree controls\">\n"
                      "<label>Search <input type=\"search\" id=\"q\" placeholder=\"pass name\" "
                      "autocomplete=\"off\" spellcheck=\"false\"></label>\n"
                      "<button type=\"button\" id=\"expand-all\">Expand all</button>\n"
@@ -263,6 +282,12 @@ int ns_html_page(ns_buf *b, const ns_page *p) {
                      "<noscript><p class=\"note\">The tree explorer needs JavaScript; everything "
                      "else on this page does not.</p></noscript>\n</section>\n",
                   p->nreports, p->nreports == 1 ? "" : "s", p->nreports);
+    /* the explorer's data and script, right after its frame (see the top) */
+    ns__data_block(b, p);
+    ns_buf_puts(b, "<script>\n(function () {\n'use strict';\n");
+    ns_buf_puts(b, ns_web_report_js);
+    ns_buf_puts(b, ns_web_picker_js);
+    ns_buf_puts(b, "})();\n</script>\n");
 
     if (ns__has_figs(p, "passes")) {
         ns_buf_puts(b, "<section id=\"passes\">\n<h2>Heaviest passes</h2>\n");
@@ -300,9 +325,6 @@ int ns_html_page(ns_buf *b, const ns_page *p) {
     }
     ns_buf_puts(b, "</dl>\n</section>\n</main>\n<footer>Made by npuscope " NS_VERSION
                    " from the files named above; the same input gives the same page.</footer>\n");
-    ns__data_block(b, p);
-    ns_buf_puts(b, "<script>\n");
-    ns_buf_puts(b, ns_web_report_js);
-    ns_buf_puts(b, "</script>\n</body>\n</html>\n");
+    ns_buf_puts(b, "</body>\n</html>\n");
     return 0;
 }

@@ -26,13 +26,15 @@
 #include "base/common.h"
 
 /* ====== Embedded assets ======
- * Generated from web/report.css and web/report.js (tools/embed.sh, run by
+ * Generated from web/report.css, web/report.js and web/picker.js (the
+ * script's two parts, written into one function; tools/embed.sh, run by
  * make into $(BUILD)/web_assets.c).  Declared weak so that a program that
  * links the src/ files without the generated one (the fuzz targets) still
  * links; the report then stops with a message instead of writing a page
  * without them. */
 extern const char ns_web_report_css[] __attribute__((weak));
 extern const char ns_web_report_js[] __attribute__((weak));
+extern const char ns_web_picker_js[] __attribute__((weak));
 
 /* ====== Tables ====== */
 typedef struct {

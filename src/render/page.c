@@ -3,8 +3,8 @@
  * lists the module's files).
  *
  * The page is filled in the order a reader meets it -- title and notes,
- * findings, the explorer's data block, the runs and diff tables, figures,
- * method -- so that what each part says matches what the parts above it
+ * findings, the explorer's data block (page_data.c), the runs and diff
+ * tables, figures, method -- so that what each part says matches what the parts above it
  * said.  Tables hold text cells: numbers are printed here with the
  * decimals `table` and `diff` print ("-" for a missing one), the numbers
  * themselves come from the model.
@@ -36,45 +36,22 @@ static void ns__title(ns_page *p, const ns_page_model *m) {
     p->subtitle = ns_strdup(in->from ? in->from : "");
     ns_buf note = {0};
     if (in->set->nruns)
-        ns_buf_puts(&note, "For run folders, the reports of the median run of each configuration "
-                           "and mode are shown. ");
+        ns_buf_puts(&note, "Pick a configuration, its mode and a run (the median run first), and "
+                           "compare it with another. ");
+    if (m->shown.extras_left)
+        ns_buf_printf(&note, "Only the median runs' trees are embedded: the %d fastest and slowest "
+                             "runs would take the page past %d rows. ",
+                      m->shown.extras_left, NS_PAGE_FULL_NODES);
     if (m->shown.omitted)
         ns_buf_printf(&note, "%d report%s left out: the page holds at most %d rows. ",
                       m->shown.omitted, m->shown.omitted == 1 ? " is" : "s are", NS_PAGE_MAX_NODES);
     ns_buf_puts(&note, "Click a row, or use the arrow keys, Enter or Space, Home and End; "
-                       "shares are of the report's total (wall).");
+                       "shares are of the report's total (wall)");
+    if (in->set->nruns)
+        ns_buf_puts(&note, ", and in a run of several sub-model compiles a sub-model's row and its "
+                           "kind's row have shares of the run's total");
+    ns_buf_puts(&note, ".");
     p->tree_note = note.data;
-}
-
-/* ====== The data block ====== */
-
-/* Most decimals printed in a column of a report (for showing the values
- * with the compiler's digits). */
-static int ns__report_dec(const ns_report *r, ns_col c) {
-    int dec = 0;
-    for (const ns_node *n = r->root; n; n = ns_node_next((ns_node *)n, r->root))
-        if (n->val[c].dec > dec) dec = n->val[c].dec;
-    return dec;
-}
-
-/* The shown reports as the tree JSON the explorer reads. */
-static void ns__data_json(ns_page *p, const ns_page_shown *sh) {
-    ns_buf *b = &p->data;
-    ns_view v;
-    ns_view_init(&v);
-    ns_buf_puts(b, "{\"format\":\"npuscope-report\",\"version\":1,\"generator\":\"npuscope " NS_VERSION
-                   "\",\"reports\":[");
-    for (int i = 0; i < sh->n; i++) {
-        const ns_report *r = sh->reps[i];
-        ns_buf_puts(b, i ? ",\n{\"label\":" : "\n{\"label\":");
-        ns_json_str(b, sh->labels[i]);
-        ns_buf_printf(b, ",\"wall_dec\":%d,\"user_dec\":%d,\"tree\":", ns__report_dec(r, NS_COL_WALL),
-                      ns__report_dec(r, NS_COL_USER));
-        ns_json_report(b, r, &v);
-        ns_buf_putc(b, '}');
-    }
-    ns_buf_printf(b, "\n],\"omitted\":%d}", sh->omitted);
-    p->nreports = sh->n;
 }
 
 /* ====== Tables ====== */
@@ -154,10 +131,11 @@ static void ns__diff_table(ns_page *p, const ns_page_model *m) {
     static const char *const head[] = {"row", "A n", "B n", "A median", "B median",
                                        "B / A", "p", "verdict", NULL};
     static const unsigned char num[] = {0, 1, 1, 1, 1, 1, 1, 0};
-    const char *mode = pd->mode;
+    /* runs without a cache mode ("none") have no mode worth a word */
+    const char *mode = pd->mode && strcmp(pd->mode, "none") ? pd->mode : NULL;
     ns_buf cap = {0};
     ns_buf_printf(&cap, "A (%s) against B (%s)%s%s", m->opts->sel_a, m->opts->sel_b,
-                  mode ? ", mode " : "", mode && strcmp(mode, "none") ? mode : "");
+                  mode ? ", mode " : "", mode ? mode : "");
     ns_html_table *t = ns_page_table(p);
     ns_html_table_init(t, "diff-table", cap.data, head, num);
     int passes = 0;
@@ -168,7 +146,10 @@ static void ns__diff_table(ns_page *p, const ns_page_model *m) {
         row[0] = ns_strdup(r->name);
         row[1] = ns__fmt_new("%.0f", (double)r->a_n);
         row[2] = ns__fmt_new("%.0f", (double)r->b_n);
-        const char *f = r->kind == NS_DIFF_METRIC ? "%.6g" : "%.4f";
+        /* seconds to 0.1 ms; a metric in its own unit; memory in whole kB */
+        const char *f = r->kind == NS_DIFF_METRIC   ? "%.6g"
+                        : r->kind == NS_DIFF_MEMORY ? "%.0f"
+                                                    : "%.4f";
         row[3] = ns__fmt_new(f, r->a_median);
         row[4] = ns__fmt_new(f, r->b_median);
         row[5] = ns__fmt_new("%.3f", r->ratio);
@@ -179,7 +160,8 @@ static void ns__diff_table(ns_page *p, const ns_page_model *m) {
     }
     ns_buf note = {0};
     ns_buf_printf(&note, "Medians over the counted runs of each side (seconds; metrics in "
-                         "their own unit); B / A is the ratio of the medians; p is the exact "
+                         "their own unit; a pass's memory increase in kB); B / A is the "
+                         "ratio of the medians; p is the exact "
                          "two-sided Mann-Whitney U p-value; a verdict needs p < %.2f and a "
                          "shift over %.0f%% of A's median (npuscope diff, which this table "
                          "follows). ",
@@ -291,7 +273,7 @@ static void ns__method(ns_page *p, const ns_page_model *m) {
 void ns_render_page(ns_page *p, const ns_page_model *m) {
     ns__title(p, m);
     ns__render_page_findings(p, m);
-    ns__data_json(p, &m->shown);
+    ns__render_page_data(p, m);
     ns__runs_table(p, m);
     ns__diff_table(p, m);
     ns__render_page_figures(p, m);

@@ -10,12 +10,16 @@
  *                    method & reproducibility
  *   page_findings.c  the key findings: one sentence per question the model
  *                    answered, with its numbers, in page order
+ *   page_data.c      the explorer's data block: the embedded trees and
+ *                    configurations as compact JSON (string table, shared
+ *                    shapes, columns of scaled integers)
  *   page_figures.c   the figures: stage colours, the heaviest passes, the
  *                    scaling plots, the regime map, the fingerprints, the
- *                    ratios; each with its caption, drawn by render/svg.c
+ *                    ratios, the study's figures, small multiples; each
+ *                    with its caption, drawn by render/svg.c
  *
- * Calls go one way, page.c -> page_findings.c and page.c ->
- * page_figures.c, never back (tools/layers.sh refuses a loop between files
+ * Calls go one way, page.c -> page_findings.c, page.c -> page_data.c and
+ * page.c -> page_figures.c, never back (tools/layers.sh refuses a loop between files
  * of a layer).
  */
 #ifndef NPUSCOPE_RENDER_PAGE_INT_H
@@ -25,6 +29,10 @@
 
 /* page_findings.c: every finding, in page order. */
 void ns__render_page_findings(ns_page *p, const ns_page_model *m);
+
+/* page_data.c: the data block the explorer reads, into p->data (and
+ * p->nreports). */
+void ns__render_page_data(ns_page *p, const ns_page_model *m);
 
 /* page_figures.c: every figure, in page order, and the note when the
  * figures section has none. */

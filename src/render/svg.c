@@ -115,11 +115,11 @@ static const char *ns__on_color(int i) { return i < 0 ? "#000" : ns__on_palette[
 
 /* ====== Canvas ====== */
 
-static void ns__svg_open(ns_buf *b, const char *id, const char *title, int h) {
+static void ns__svg_open_w(ns_buf *b, const char *id, const char *title, int w, int h) {
     ns_buf_printf(b,
                   "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"fig\" viewBox=\"0 0 %d %d\" "
                   "width=\"%d\" height=\"%d\" role=\"img\" aria-labelledby=\"",
-                  NS__W, h, NS__W, h);
+                  w, h, w, h);
     ns_xml_text(b, id);
     ns_buf_puts(b, "-t\" " NS__FONT " font-size=\"12\" fill=\"currentColor\">\n<title id=\"");
     ns_xml_text(b, id);
@@ -128,6 +128,10 @@ static void ns__svg_open(ns_buf *b, const char *id, const char *title, int h) {
     ns_buf_puts(b, "</title>\n<text x=\"12\" y=\"20\" font-size=\"14\" font-weight=\"600\">");
     ns__text_cut(b, title, 100);
     ns_buf_puts(b, "</text>\n");
+}
+
+static void ns__svg_open(ns_buf *b, const char *id, const char *title, int h) {
+    ns__svg_open_w(b, id, title, NS__W, h);
 }
 
 static void ns__svg_close(ns_buf *b) { ns_buf_puts(b, "</svg>\n"); }
@@ -141,8 +145,13 @@ static void ns__title(ns_buf *b, const char *s) {
 
 /* The legend: swatches and names in columns from (x0, y0), within width w.
  * Returns the height used. */
-static int ns__legend(ns_buf *b, const char **names, const int *colors, int n, double x0,
-                      double y0, double w, const char *kind) {
+static void ns__marker_open(ns_buf *b, const char *cls, int shape, double cx, double cy, double r,
+                            const char *fill);
+
+/* The legend with a marker shape per entry (shapes NULL, or an entry's
+ * shape < 0: a square swatch). */
+static int ns__legend_shaped(ns_buf *b, const char **names, const int *colors, const int *shapes,
+                             int n, double x0, double y0, double w, const char *kind) {
     if (n <= 0) return 0;
     size_t longest = 0;
     for (int i = 0; i < n; i++) {
@@ -161,19 +170,29 @@ static int ns__legend(ns_buf *b, const char **names, const int *colors, int n, d
     ns_buf_printf(b, "<g class=\"legend\" aria-label=\"legend\">\n");
     for (int i = 0; i < n; i++) {
         double x = x0 + (i % cols) * colw, y = y0 + (i / cols) * 18;
-        ns_buf_printf(b, "<g class=\"legend-item\"><rect x=\"%.1f\" y=\"%.1f\" width=\"12\" "
-                         "height=\"12\" rx=\"2\" fill=\"%s\">",
-                      x, y, ns_svg_color(colors[i]));
+        int shaped = shapes && shapes[i] >= 0;
+        ns_buf_puts(b, "<g class=\"legend-item\">");
+        if (shaped)
+            ns__marker_open(b, "key", shapes[i], x + 6, y + 6, 5, ns_svg_color(colors[i]));
+        else
+            ns_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" rx=\"2\" fill=\"%s\">",
+                          x, y, ns_svg_color(colors[i]));
         ns_buf_puts(b, "<title>");
         ns_xml_text(b, kind);
         ns_buf_puts(b, ": ");
         ns_xml_text(b, names[i]);
-        ns_buf_printf(b, "</title></rect><text x=\"%.1f\" y=\"%.1f\">", x + 18, y + 10.5);
+        ns_buf_printf(b, "</title></%s><text x=\"%.1f\" y=\"%.1f\">", shaped ? (shapes[i] ? "path" : "circle") : "rect",
+                      x + 18, y + 10.5);
         ns__text_cut(b, names[i], cut);
         ns_buf_puts(b, "</text></g>\n");
     }
     ns_buf_puts(b, "</g>\n");
     return rows * 18;
+}
+
+static int ns__legend(ns_buf *b, const char **names, const int *colors, int n, double x0,
+                      double y0, double w, const char *kind) {
+    return ns__legend_shaped(b, names, colors, NULL, n, x0, y0, w, kind);
 }
 
 /* ====== Axes ====== */
@@ -272,7 +291,7 @@ static void ns__ax_log(ns__ax *a, double lo, double hi, int pow2) {
 
 /* Grid, axis lines, ticks and their labels of a plot area. */
 static void ns__frame(ns_buf *b, const ns__ax *x, const ns__ax *y, const char **xcats,
-                      const char *xlabel, const char *ylabel) {
+                      const char *xlabel, const char *ylabel, double ylx) {
     char num[32];
     double left = x->p0, right = x->p1, top = y->p1, bottom = y->p0;
     ns_buf_puts(b, "<g class=\"grid\" stroke=\"currentColor\" stroke-opacity=\"0.13\">\n");
@@ -317,9 +336,9 @@ static void ns__frame(ns_buf *b, const ns__ax *x, const ns__ax *y, const char **
     ns_buf_printf(b, "<text class=\"xlabel\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
                   (left + right) / 2, bottom + 38);
     ns_xml_text(b, xlabel);
-    ns_buf_printf(b, "</text>\n<text class=\"ylabel\" transform=\"translate(16 %.1f) rotate(-90)\" "
+    ns_buf_printf(b, "</text>\n<text class=\"ylabel\" transform=\"translate(%.0f %.1f) rotate(-90)\" "
                      "text-anchor=\"middle\">",
-                  (top + bottom) / 2);
+                  ylx, (top + bottom) / 2);
     ns_xml_text(b, ylabel);
     ns_buf_puts(b, "</text>\n</g>\n");
 }
@@ -355,76 +374,107 @@ static void ns__pt_title(ns_buf *t, const ns_svg_plot *p, const ns_svg_series *s
     ns_buf_puts(t, ": ");
     if (p->xcats) ns_buf_puts(t, p->xcats[(int)q->x]);
     else ns_buf_printf(t, "%s=%s", p->xname, ns_svg_num(a, q->x, 6));
-    ns_buf_printf(t, ": %s %s%s", p->connect ? "ratio" : "median", ns_svg_num(c, q->y, 4),
-                  p->yunit);
+    ns_buf_printf(t, ": %s %s%s", p->value_word ? p->value_word : p->connect ? "ratio" : "median",
+                  ns_svg_num(c, q->y, 4), p->yunit);
     if (q->n > 0) ns_buf_printf(t, ", n=%d", q->n);
     if (isfinite(q->lo) && isfinite(q->hi) && q->n > 1)
         ns_buf_printf(t, ", min %s%s, max %s%s", ns_svg_num(d, q->lo, 4), p->yunit,
                       ns_svg_num(e, q->hi, 4), p->yunit);
 }
 
-void ns_svg_plot_draw(ns_buf *b, const ns_svg_plot *p) {
-    /* extents over every drawable point */
-    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+/* Marker shapes (ns_svg_series.shape): circle, square, triangle up,
+ * diamond, triangle down, then the same again. */
+#define NS__NSHAPES 5
+
+/* Open a marker's element centred at (cx, cy), its <title> and closing tag
+ * left to the caller: a <circle> for shape 0 (what the tests count as
+ * points), a <path> for the others. */
+static void ns__marker_open(ns_buf *b, const char *cls, int shape, double cx, double cy, double r,
+                            const char *fill) {
+    shape = shape < 0 ? 0 : shape % NS__NSHAPES;
+    if (shape == 0) {
+        ns_buf_printf(b, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" "
+                         "stroke=\"currentColor\" stroke-width=\"0.5\">",
+                      cls, cx, cy, r, fill);
+        return;
+    }
+    ns_buf_printf(b, "<path class=\"%s\" fill=\"%s\" stroke=\"currentColor\" stroke-width=\"0.5\" d=\"",
+                  cls, fill);
+    double q = r * 0.9, t = r * 1.15;
+    switch (shape) {
+    case 1: ns_buf_printf(b, "M%.1f %.1fh%.1fv%.1fh%.1fz", cx - q, cy - q, 2 * q, 2 * q, -2 * q); break;
+    case 2: ns_buf_printf(b, "M%.1f %.1fL%.1f %.1fL%.1f %.1fz", cx, cy - t, cx + t, cy + q, cx - t, cy + q); break;
+    case 3: ns_buf_printf(b, "M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fz", cx, cy - t, cx + t, cy, cx, cy + t, cx - t, cy); break;
+    default: ns_buf_printf(b, "M%.1f %.1fL%.1f %.1fL%.1f %.1fz", cx, cy + t, cx + t, cy - q, cx - t, cy - q); break;
+    }
+    ns_buf_puts(b, "\">");
+}
+
+static const char *ns__marker_tag(int shape) { return shape <= 0 || shape % NS__NSHAPES == 0 ? "circle" : "path"; }
+
+/* The extents of every drawable point of p, merged into e = {xlo, xhi,
+ * ylo, yhi}. */
+static void ns__plot_extents(const ns_svg_plot *p, double e[4]) {
     int xlog = p->xlog && !p->xcats, ylog = p->ylog;
     for (int k = 0; k < p->nseries; k++)
         for (int i = 0; i < p->series[k].npts; i++) {
             const ns_svg_pt *q = &p->series[k].pts[i];
             if (!isfinite(q->x) || !isfinite(q->y)) continue;
             if ((xlog && q->x <= 0) || (ylog && q->y <= 0)) continue;
-            if (q->x < xlo) xlo = q->x;
-            if (q->x > xhi) xhi = q->x;
+            if (q->x < e[0]) e[0] = q->x;
+            if (q->x > e[1]) e[1] = q->x;
             double lo = isfinite(q->lo) && (!ylog || q->lo > 0) ? q->lo : q->y;
             double hi = isfinite(q->hi) ? q->hi : q->y;
-            if (lo < ylo) ylo = lo;
-            if (hi > yhi) yhi = hi;
+            if (lo < e[2]) e[2] = lo;
+            if (hi > e[3]) e[3] = hi;
         }
+}
+
+/* The axes of p over the extents e, in the area left..right, top..bottom. */
+static void ns__plot_axes(const ns_svg_plot *p, const double e0[4], double left, double right,
+                          double top, double bottom, ns__ax *xa, ns__ax *ya) {
+    double xlo = e0[0], xhi = e0[1], ylo = e0[2], yhi = e0[3];
+    int xlog = p->xlog && !p->xcats, ylog = p->ylog;
     if (!isfinite(xlo)) xlo = 1, xhi = 10, ylo = 1, yhi = 10;
     if (p->ref_one) {
         if (ylo > 1) ylo = 1;
         if (yhi < 1) yhi = 1;
     }
-
-    /* legend size first: it sets the canvas height */
-    const char **names = ns_xcalloc((size_t)p->nseries + 1, sizeof *names);
-    int *colors = ns_xcalloc((size_t)p->nseries + 1, sizeof *colors);
-    for (int k = 0; k < p->nseries; k++) {
-        names[k] = p->series[k].name;
-        colors[k] = p->series[k].color;
-    }
-    ns_buf scratch = {0};
-    int legend_h = ns__legend(&scratch, names, colors, p->nseries, 0, 0, NS__W - 90, "series");
-    ns_buf_free(&scratch);
-    double left = 78, right = NS__W - 96, top = 40, bottom = 340;
-    int h = (int)bottom + 52 + legend_h + 8;
-
-    ns__ax xa = {0}, ya = {0};
+    memset(xa, 0, sizeof *xa);
+    memset(ya, 0, sizeof *ya);
     if (p->xcats) {
-        xa.log = 0;
-        xa.d0 = -0.5;
-        xa.d1 = p->nxcats - 0.5;
-        for (int i = 0; i < p->nxcats && xa.nticks < NS__MAX_TICKS * 4; i++)
-            xa.ticks[xa.nticks++] = i;
+        xa->log = 0;
+        xa->d0 = -0.5;
+        xa->d1 = p->nxcats - 0.5;
+        for (int i = 0; i < p->nxcats && xa->nticks < NS__MAX_TICKS * 4; i++)
+            xa->ticks[xa->nticks++] = i;
     } else if (xlog) {
-        ns__ax_log(&xa, xlo, xhi, p->xpow2);
+        ns__ax_log(xa, xlo, xhi, p->xpow2);
     } else {
-        ns__ax_linear(&xa, xlo, xhi);
+        ns__ax_linear(xa, xlo, xhi);
     }
-    if (ylog) ns__ax_log(&ya, ylo, yhi, p->ref_one);
-    else ns__ax_linear(&ya, ylo < 0 ? ylo : 0, yhi);
-    xa.p0 = left;
-    xa.p1 = right;
-    ya.p0 = bottom;
-    ya.p1 = top;
+    if (ylog) ns__ax_log(ya, ylo, yhi, p->ref_one);
+    else ns__ax_linear(ya, ylo < 0 ? ylo : 0, yhi);
+    xa->p0 = left;
+    xa->p1 = right;
+    ya->p0 = bottom;
+    ya->p1 = top;
+}
 
-    ns__svg_open(b, p->id, p->title, h);
-    ns__frame(b, &xa, &ya, p->xcats, p->xlabel, p->ylabel);
+/* The plot area of p on the axes xa, ya: frame, reference line, series,
+ * fitted lines and their exponent labels (at right + 6). */
+static void ns__plot_body(ns_buf *b, const ns_svg_plot *p, const ns__ax *xap, const ns__ax *yap,
+                          double ylx) {
+    ns__ax xa = *xap, ya = *yap;
+    int xlog = p->xlog && !p->xcats, ylog = p->ylog;
+    double left = xa.p0, right = xa.p1, top = ya.p1, bottom = ya.p0;
+    ns__frame(b, &xa, &ya, p->xcats, p->xlabel, p->ylabel, ylx);
     if (p->ref_one) {
         double py = ns__map(&ya, 1);
         ns_buf_printf(b, "<line class=\"ref\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                          "stroke=\"currentColor\" stroke-dasharray=\"4 4\">",
                       left, py, right, py);
-        ns__title(b, "ratio 1: the same as the baseline");
+        ns__title(b, p->ref_title ? p->ref_title : "ratio 1: the same as the baseline");
         ns_buf_puts(b, "</line>\n");
     }
 
@@ -438,11 +488,11 @@ void ns_svg_plot_draw(ns_buf *b, const ns_svg_plot *p) {
         const char *col = ns_svg_color(s->color);
         ns_buf_puts(b, "<g class=\"series\">\n");
         /* the line through the points, then spreads, then points on top */
-        if (p->connect) {
+        if (p->connect || s->line) {
             int first = 1;
-            ns_buf_printf(b, "<polyline class=\"ratio-line\" fill=\"none\" stroke=\"%s\" "
+            ns_buf_printf(b, "<polyline class=\"%s\" fill=\"none\" stroke=\"%s\" "
                              "stroke-width=\"2\" points=\"",
-                          col);
+                          s->line ? "line" : "ratio-line", col);
             for (int i = 0; i < s->npts; i++) {
                 const ns_svg_pt *q = &s->pts[i];
                 if (!isfinite(q->y) || (ylog && q->y <= 0) || (xlog && q->x <= 0)) continue;
@@ -495,15 +545,14 @@ void ns_svg_plot_draw(ns_buf *b, const ns_svg_plot *p) {
             ns__title(b, t.data);
             ns_buf_puts(b, "</path>\n");
         }
-        for (int i = 0; i < s->npts; i++) {
+        for (int i = 0; !s->nomarks && i < s->npts; i++) {
             const ns_svg_pt *q = &s->pts[i];
             if (!isfinite(q->y) || (ylog && q->y <= 0) || (xlog && q->x <= 0)) continue;
-            ns_buf_printf(b, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" "
-                             "stroke=\"currentColor\" stroke-width=\"0.5\">",
-                          p->mark, ns__map(&xa, q->x), ns__map(&ya, q->y), col);
+            ns__marker_open(b, p->mark, s->shape, ns__map(&xa, q->x), ns__map(&ya, q->y),
+                            p->radius > 0 ? p->radius : 4, col);
             ns__pt_title(&t, p, s, q);
             ns__title(b, t.data);
-            ns_buf_puts(b, "</circle>\n");
+            ns_buf_printf(b, "</%s>\n", ns__marker_tag(s->shape));
         }
         ns_buf_puts(b, "</g>\n");
     }
@@ -514,16 +563,110 @@ void ns_svg_plot_draw(ns_buf *b, const ns_svg_plot *p) {
         ns_buf_printf(b, "<text class=\"fit-label\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\" "
                          "font-weight=\"600\">\xe2\x88\x9d ",
                       right + 6, label_y[i], ns_svg_color(s->color));
-        ns__text_cut(b, p->xname, 8);
+        ns__text_cut(b, p->xname, 7);
         ns_buf_printf(b, "<tspan dy=\"-5\" font-size=\"10\">%.2f</tspan></text>\n", s->exponent);
     }
-    ns__legend(b, names, colors, p->nseries, left, bottom + 52, NS__W - left - 12, "series");
-    ns__svg_close(b);
     ns_buf_free(&t);
     free(label_y);
     free(label_k);
+}
+
+/* The legend entries of p: its own list, or one per series (caller frees
+ * names, colors and shapes). */
+static int ns__plot_legend(const ns_svg_plot *p, const char ***names, int **colors, int **shapes) {
+    int n = p->legend ? p->nlegend : p->nseries;
+    *names = ns_xcalloc((size_t)n + 1, sizeof **names);
+    *colors = ns_xcalloc((size_t)n + 1, sizeof **colors);
+    *shapes = ns_xcalloc((size_t)n + 1, sizeof **shapes);
+    for (int k = 0; k < n; k++) {
+        (*names)[k] = p->legend ? p->legend[k] : p->series[k].name;
+        (*colors)[k] = p->legend ? p->legend_colors[k] : p->series[k].color;
+        (*shapes)[k] = p->legend ? (p->legend_shapes ? p->legend_shapes[k] : -1) : -1;
+    }
+    return n;
+}
+
+void ns_svg_plot_draw(ns_buf *b, const ns_svg_plot *p) {
+    double e[4] = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+    ns__plot_extents(p, e);
+    /* legend size first: it sets the canvas height */
+    const char **names;
+    int *colors, *shapes;
+    int nl = ns__plot_legend(p, &names, &colors, &shapes);
+    const char *kind = p->legend_kind ? p->legend_kind : "series";
+    ns_buf scratch = {0};
+    int legend_h = ns__legend_shaped(&scratch, names, colors, shapes, nl, 0, 0, NS__W - 90, kind);
+    ns_buf_free(&scratch);
+    double left = 78, right = NS__W - 96, top = 40, bottom = 340;
+    int h = (int)bottom + 52 + legend_h + 8;
+    ns__ax xa, ya;
+    ns__plot_axes(p, e, left, right, top, bottom, &xa, &ya);
+    ns__svg_open(b, p->id, p->title, h);
+    ns__plot_body(b, p, &xa, &ya, 16);
+    ns__legend_shaped(b, names, colors, shapes, nl, left, bottom + 52, NS__W - left - 12, kind);
+    ns__svg_close(b);
     free(names);
     free(colors);
+    free(shapes);
+}
+
+/* ====== Small multiples ====== */
+
+void ns_svg_multi_draw(ns_buf *b, const ns_svg_multi *f) {
+    int n = f->npanels > 0 ? f->npanels : 1;
+    int cols = n == 1 ? 1 : n == 2 || n == 4 ? 2 : 3;
+    int w = cols == 3 ? NS__W * 3 / 2 : NS__W, rows = (n + cols - 1) / cols;
+    double pw = (double)(w - 12) / cols, ph = 250, top0 = 34;
+    /* one x range for every panel, and one y range when asked */
+    double all[4] = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+    for (int i = 0; i < f->npanels; i++) ns__plot_extents(&f->panels[i], all);
+    const ns_svg_plot *p0 = f->npanels ? &f->panels[0] : NULL;
+    const char **names = NULL;
+    int *colors = NULL, *shapes = NULL, nl = 0;
+    if (f->legend) {
+        nl = f->nlegend;
+        names = ns_xcalloc((size_t)nl + 1, sizeof *names);
+        colors = ns_xcalloc((size_t)nl + 1, sizeof *colors);
+        shapes = ns_xcalloc((size_t)nl + 1, sizeof *shapes);
+        for (int k = 0; k < nl; k++) {
+            names[k] = f->legend[k];
+            colors[k] = f->legend_colors[k];
+            shapes[k] = f->legend_shapes ? f->legend_shapes[k] : -1;
+        }
+    } else if (p0) {
+        nl = ns__plot_legend(p0, &names, &colors, &shapes);
+    }
+    const char *kind = f->legend_kind ? f->legend_kind : "series";
+    ns_buf scratch = {0};
+    int legend_h = ns__legend_shaped(&scratch, names, colors, shapes, nl, 0, 0, w - 24, kind);
+    ns_buf_free(&scratch);
+    double bottom_all = top0 + ph * rows;
+    int h = (int)(bottom_all + 8 + legend_h + 8);
+    ns__svg_open_w(b, f->id, f->title, w, h);
+    for (int i = 0; i < f->npanels; i++) {
+        const ns_svg_plot *p = &f->panels[i];
+        double x0 = 6 + pw * (i % cols), y0 = top0 + ph * (i / cols);
+        double e[4] = {all[0], all[1], INFINITY, -INFINITY};
+        if (f->share_y) e[2] = all[2], e[3] = all[3];
+        else ns__plot_extents(p, e), e[0] = all[0], e[1] = all[1];
+        double left = x0 + 66, right = x0 + pw - (f->fit_labels ? 84 : 14);
+        double top = y0 + 26, bottom = y0 + ph - 50;
+        ns__ax xa, ya;
+        ns__plot_axes(p, e, left, right, top, bottom, &xa, &ya);
+        ns_buf_printf(b, "<g class=\"panel\" aria-label=\"");
+        ns_xml_text(b, p->title);
+        ns_buf_printf(b, "\">\n<text class=\"panel-title\" x=\"%.1f\" y=\"%.1f\" font-weight=\"600\">",
+                      left, y0 + 14);
+        ns__text_cut(b, p->title, (size_t)((pw - 70) / NS__CHAR_W));
+        ns_buf_puts(b, "</text>\n");
+        ns__plot_body(b, p, &xa, &ya, x0 + 10);
+        ns_buf_puts(b, "</g>\n");
+    }
+    ns__legend_shaped(b, names, colors, shapes, nl, 12, bottom_all + 8, w - 24, kind);
+    ns__svg_close(b);
+    free(names);
+    free(colors);
+    free(shapes);
 }
 
 /* ====== Horizontal bars ====== */
@@ -554,7 +697,7 @@ void ns_svg_bars_draw(ns_buf *b, const ns_svg_bars *f) {
     ya.p1 = top;
 
     ns__svg_open(b, f->id, f->title, h);
-    ns__frame(b, &xa, &ya, NULL, f->xlabel, "");
+    ns__frame(b, &xa, &ya, NULL, f->xlabel, "", 16);
     ns_buf t = {0};
     char n1[32], n2[32];
     for (int i = 0; i < f->n; i++) {
@@ -627,7 +770,7 @@ void ns_svg_stack_draw(ns_buf *b, const ns_svg_stack *f) {
     ya.p1 = top;
 
     ns__svg_open(b, f->id, f->title, h);
-    ns__frame(b, &xa, &ya, NULL, "share of the compile's total time (%)", "");
+    ns__frame(b, &xa, &ya, NULL, "share of the compile's total time (%)", "", 16);
     if (f->rowname) {
         ns_buf_printf(b, "<text x=\"12\" y=\"%.1f\" font-weight=\"600\">", top - 6);
         ns__text_cut(b, f->rowname, 96);

@@ -13,8 +13,9 @@
  * palette (its black replaced by a grey that reads on light and dark
  * backgrounds); text and axes in currentColor, so an inline figure follows
  * the page's light or dark scheme.  Marks carry a class saying what they
- * are (pt, spread, fit, cell, seg, bar, ratio), which the browser tests
- * count.
+ * are (pt, spread, fit, cell, seg, bar, ratio, line, panel), which the
+ * browser tests count.  Points of one series may take a marker shape of
+ * their own (a family, say), so that colour can say something else.
  *
  * Every string that reaches the SVG goes through ns_xml_text: names come
  * from logs nobody controls.  Output is deterministic: coordinates are
@@ -67,6 +68,9 @@ typedef struct {
     double r2;            /* shown in the fit's title */
     double ci_lo;         /* 95% interval of the exponent (NaN: unknown) */
     double ci_hi;         /* ... */
+    int shape;            /* marker: 0 circle, 1 square, 2 triangle, 3 diamond, 4 triangle down */
+    int line;             /* join the points with a line (class "line") */
+    int nomarks;          /* draw no marker at the points (a trend line alone) */
 } ns_svg_series;
 
 typedef struct {
@@ -86,9 +90,41 @@ typedef struct {
     const ns_svg_series *series; /* the series */
     int nseries;           /* entries in series */
     const char *mark;      /* class of the points: "pt" or "ratio" */
+    const char *value_word; /* what y is in the marks' titles (NULL: "median", "ratio") */
+    const char *ref_title; /* the title of the y = 1 line (NULL: the baseline's) */
+    double radius;         /* of the markers (0: 4) */
+    const char **legend;   /* legend entries of their own (NULL: one per series) */
+    const int *legend_colors; /* palette index per entry */
+    const int *legend_shapes; /* marker shape per entry (NULL or < 0: a swatch) */
+    int nlegend;           /* entries */
+    const char *legend_kind; /* what the entries are, for their titles (NULL: "series") */
 } ns_svg_plot;
 
+/* Unset fields (designated initializers) are 0/NULL: a plot of circles
+ * with one legend entry per series. */
 void ns_svg_plot_draw(ns_buf *b, const ns_svg_plot *p);
+
+/* ====== Small multiples: one panel per value of a tag ======
+ * A plot with more series than the palette has colours is not cut: it is
+ * drawn as panels side by side, each an ns_svg_plot whose title names its
+ * panel ("precision=int8"), all on one x range (and one y range with
+ * share_y), with one legend below them: the first panel's series, or the
+ * legend given here.  Three columns widen the canvas by half. */
+typedef struct {
+    const char *id;        /* unique on the page */
+    const char *title;     /* the figure's title */
+    const ns_svg_plot *panels; /* the panels, in reading order (their id is unused) */
+    int npanels;           /* entries */
+    int share_y;           /* one y range for every panel */
+    int fit_labels;        /* leave room right of each panel for exponent labels */
+    const char **legend;   /* legend entries (NULL: the first panel's) */
+    const int *legend_colors; /* ... */
+    const int *legend_shapes; /* ... */
+    int nlegend;           /* ... */
+    const char *legend_kind; /* ... */
+} ns_svg_multi;
+
+void ns_svg_multi_draw(ns_buf *b, const ns_svg_multi *f);
 
 /* ====== Horizontal bars: the heaviest passes ====== */
 

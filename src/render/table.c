@@ -9,6 +9,7 @@
 
 #include "base/jsonw.h"
 #include "render/grid.h"
+#include "render/width.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -92,6 +93,29 @@ static void ns__put_metric_text(ns_buf *b, double v) {
     b->data[b->len] = 0;
 }
 
+/* ====== Tag columns ====== */
+
+/* The key the table's configuration labels are shown under (the words of
+ * the command that tell apart configurations with the same tags), or
+ * NULL when no row has one. */
+static const char *ns__label_key(const ns_table *t) {
+    for (int i = 0; i < t->nrows; i++)
+        if (ns_config_label_key(&t->rows[i].cfg)) return ns_config_label_key(&t->rows[i].cfg);
+    return NULL;
+}
+
+/* The tag keys shown as columns, as indices into t->keys, into a new
+ * array (*n of them): the view's first ncols, and the label's key when
+ * they leave it out (--tag-columns): a row must always say which it is. */
+static int *ns__tag_cols_new(const ns_table *t, const ns_table_view *v, int *n) {
+    int *c = ns_xcalloc((size_t)t->nkeys + 1, sizeof *c);
+    const char *lk = ns__label_key(t);
+    *n = 0;
+    for (int k = 0; k < t->nkeys; k++)
+        if (k < v->ncols || (lk && !strcmp(t->keys[k], lk))) c[(*n)++] = k;
+    return c;
+}
+
 /* ====== Text and Markdown ====== */
 
 typedef struct {
@@ -138,12 +162,36 @@ static int ns__col_shown(const ns_table *t, int c) {
     return 0;
 }
 
+/* ====== Fitting a terminal ====== */
+
+/* A column's priority when the text must fit a width (table.h): 0 always
+ * shown; higher numbers are left out first. */
+static int ns__col_prio(const ns__tcol *c) {
+    switch (c->kind) {
+    case 0: return 0;               /* the tags: what the row is */
+    case 2: return 10 + c->idx;     /* metrics, each on its own */
+    case 3: return 1;               /* regime */
+    case 4: return 10000 + c->idx;  /* stage shares, each on its own */
+    default: break;
+    }
+    switch (c->idx) {
+    case NS__C_MODE: case NS__C_N: case NS__C_MEDIAN: return 0;
+    case NS__C_FAIL: case NS__C_CACHE: case NS__C_BASE: return 1;
+    case NS__C_MIN: case NS__C_MAX: return 2;
+    case NS__C_MEAN: case NS__C_STDDEV: return 3;
+    case NS__C_UOW: case NS__C_RSS: return 4;
+    default: return 5; /* warmups, primers, outliers */
+    }
+}
+
 static void ns__render_grid(ns_buf *b, const ns_table *t, const ns_table_view *v, int md) {
     int nst = (int)t->stages.count;
     ns__tcol *cols =
-        ns_xcalloc((size_t)(v->ncols + NS__C_COUNT + t->nmetrics + 1 + nst), sizeof *cols);
-    int nc = 0;
-    for (int k = 0; k < v->ncols; k++) cols[nc++] = (ns__tcol){t->keys[k], 0, k, 0};
+        ns_xcalloc((size_t)(t->nkeys + NS__C_COUNT + t->nmetrics + 1 + nst), sizeof *cols);
+    int nc = 0, ntag;
+    int *tag = ns__tag_cols_new(t, v, &ntag);
+    for (int k = 0; k < ntag; k++) cols[nc++] = (ns__tcol){t->keys[tag[k]], 0, tag[k], 0};
+    free(tag);
     for (int c = 0; c < NS__C_COUNT; c++)
         if (ns__col_shown(t, c)) cols[nc++] = (ns__tcol){ns__cols[c].head, 1, c, c != NS__C_MODE};
     for (int m = 0; m < t->nmetrics; m++) cols[nc++] = (ns__tcol){t->metrics[m], 2, m, 1};
@@ -153,7 +201,14 @@ static void ns__render_grid(ns_buf *b, const ns_table *t, const ns_table_view *v
     }
     char *align = ns_xcalloc((size_t)nc + 1, 1);
     for (int c = 0; c < nc; c++) align[c] = cols[c].right ? 'r' : 'l';
+    int *prio = ns_xcalloc((size_t)nc + 1, sizeof *prio);
+    char *shrink = ns_xcalloc((size_t)nc + 1, 1);
+    for (int c = 0; c < nc; c++) {
+        prio[c] = ns__col_prio(&cols[c]);
+        shrink[c] = cols[c].kind == 0;
+    }
     ns_grid g = {NULL, 0, nc, align, NULL, md};
+    ns_grid_fit fit = {md ? 0 : v->width, prio, shrink};
     for (int c = 0; c < nc; c++) ns_grid_add(&g, cols[c].head);
     ns_buf cell = {0};
     for (int i = 0; i < t->nrows; i++)
@@ -161,15 +216,18 @@ static void ns__render_grid(ns_buf *b, const ns_table *t, const ns_table_view *v
             ns__cell(&cell, t, &t->rows[i], &cols[c]);
             ns_grid_take(&g, &cell);
         }
-    ns_grid_write(b, &g);
+    ns_grid_write_fit(b, &g, &fit);
     ns_buf_free(&cell);
     free(align);
+    free(prio);
+    free(shrink);
     free(cols);
 }
 
 /* ====== Baseline summary ====== */
 
-static void ns__baseline_summary(ns_buf *b, const ns_table *t, const char *by, int json) {
+static void ns__baseline_summary(ns_buf *b, const ns_table *t, const char *by, int json,
+                                 size_t width) {
     if (!t->base_key) return;
     int n;
     ns_table_base_group *g = ns_table_base_groups_new(t, by, &n);
@@ -204,9 +262,12 @@ static void ns__baseline_summary(ns_buf *b, const ns_table *t, const char *by, i
             ns__put_g(b, e->max, "null");
             ns_buf_putc(b, '}');
         } else {
-            ns_buf_printf(b, "  %s=%s%s%s %s: x%.3f (%d configuration%s, x%.3f to x%.3f)\n",
+            ns_buf line = {0};
+            ns_buf_printf(&line, "  %s=%s%s%s %s: x%.3f (%d configuration%s, x%.3f to x%.3f)",
                           t->base_key, e->value, e->by ? ", " : "", e->by ? e->by : "", e->mode,
                           e->median, e->n, e->n == 1 ? "" : "s", e->min, e->max);
+            ns_width_wrap(b, line.data, width, 0, 4);
+            ns_buf_free(&line);
         }
     }
     if (json) ns_buf_puts(b, "]}");
@@ -229,8 +290,10 @@ static void ns__prefixed(ns_buf *b, const char *prefix, const char *name, int js
 }
 
 static void ns__render_csv(ns_buf *b, const ns_table *t, const ns_table_view *v) {
-    for (int k = 0; k < v->ncols; k++) {
-        ns_csv_field(b, t->keys[k]);
+    int ntag;
+    int *tag = ns__tag_cols_new(t, v, &ntag);
+    for (int k = 0; k < ntag; k++) {
+        ns_csv_field(b, t->keys[tag[k]]);
         ns_buf_putc(b, ',');
     }
     for (int c = 0; c < NS__C_COUNT; c++) ns_buf_printf(b, c ? ",%s" : "%s", ns__cols[c].key);
@@ -248,8 +311,8 @@ static void ns__render_csv(ns_buf *b, const ns_table *t, const ns_table_view *v)
     ns_buf_putc(b, '\n');
     for (int i = 0; i < t->nrows; i++) {
         const ns_table_row *x = &t->rows[i];
-        for (int k = 0; k < v->ncols; k++) {
-            const char *val = ns_table_tag(x, t->keys[k]);
+        for (int k = 0; k < ntag; k++) {
+            const char *val = ns_table_tag(x, t->keys[tag[k]]);
             if (val) ns_csv_field(b, val);
             ns_buf_putc(b, ',');
         }
@@ -272,6 +335,7 @@ static void ns__render_csv(ns_buf *b, const ns_table *t, const ns_table_view *v)
         }
         ns_buf_putc(b, '\n');
     }
+    free(tag);
 }
 
 static void ns__render_json(ns_buf *b, const ns_table *t, const ns_table_view *v) {
@@ -280,18 +344,23 @@ static void ns__render_json(ns_buf *b, const ns_table *t, const ns_table_view *v
     for (int i = 0; i < t->nrows; i++) {
         const ns_table_row *x = &t->rows[i];
         ns_buf_puts(b, i ? ",\n{\"tags\":{" : "\n{\"tags\":{");
-        /* the row's tags, keys in table order */
+        /* the row's tags, keys in table order; the label is not a tag of
+         * the runs (--a K=V cannot select it), so it has a key of its own */
         int first = 1;
+        const char *lk = ns_config_label_key(&x->cfg);
         for (int k = 0; k < t->nkeys; k++) {
             const char *val = ns_table_tag(x, t->keys[k]);
-            if (!val) continue;
+            if (!val || (lk && !strcmp(t->keys[k], lk))) continue;
             if (!first) ns_buf_putc(b, ',');
             first = 0;
             ns_json_str(b, t->keys[k]);
             ns_buf_putc(b, ':');
             ns_json_str(b, val);
         }
-        ns_buf_puts(b, "},\"mode\":");
+        ns_buf_puts(b, "},\"config\":");
+        if (ns_config_label(&x->cfg)) ns_json_str(b, ns_config_label(&x->cfg));
+        else ns_buf_puts(b, "null");
+        ns_buf_puts(b, ",\"mode\":");
         ns_json_str(b, x->cfg.mode);
         for (int c = NS__C_N; c < NS__C_COUNT; c++) {
             ns_buf_printf(b, ",\"%s\":", ns__cols[c].key);
@@ -319,7 +388,7 @@ static void ns__render_json(ns_buf *b, const ns_table *t, const ns_table_view *v
         ns_buf_putc(b, '}');
     }
     ns_buf_puts(b, "\n]");
-    ns__baseline_summary(b, t, v->by, 1);
+    ns__baseline_summary(b, t, v->by, 1, 0);
     ns_buf_puts(b, "}\n");
 }
 
@@ -330,12 +399,15 @@ void ns_render_table(ns_buf *b, const ns_table *t, const ns_table_view *v) {
     case NS_TABLE_TEXT: {
         int counted = 0;
         for (int i = 0; i < t->nrows; i++) counted += t->rows[i].n;
-        ns_buf_printf(b, "%d run%s, %d row%s; statistics over the %d counted run%s "
-                         "(ok, neither warmups nor primers)\n",
+        ns_buf line = {0};
+        ns_buf_printf(&line, "%d run%s, %d row%s; statistics over the %d counted run%s "
+                             "(ok, neither warmups nor primers)",
                       t->nruns, t->nruns == 1 ? "" : "s", t->nrows, t->nrows == 1 ? "" : "s",
                       counted, counted == 1 ? "" : "s");
+        ns_width_wrap(b, line.data, (size_t)v->width, 0, 2);
+        ns_buf_free(&line);
         ns__render_grid(b, t, v, 0);
-        ns__baseline_summary(b, t, v->by, 0);
+        ns__baseline_summary(b, t, v->by, 0, (size_t)v->width);
         break;
     }
     case NS_TABLE_MARKDOWN: ns__render_grid(b, t, v, 1); break;

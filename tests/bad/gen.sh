@@ -66,3 +66,22 @@ awk 'BEGIN { printf "{\"traceEvents\":["
 # that starts with a repetition is tried at every position of every line
 awk 'BEGIN { s = "dddddddddddddddd"; while (length(s) < 4000) s = s s; s = substr(s, 1, 4000)
              for (i = 0; i < 300; i++) print s "!"; print "x 42" }' >"$out/metric-slow-lines.in"
+
+# MLIR JSON timing with 100,000 nested "passes" arrays (memory must stay
+# linear in the depth: issue 13, item 11)
+awk 'BEGIN { print "["
+    for (i = 0; i < 100000; i++) printf "{\"wall\": {\"duration\": 0.0001, \"percentage\": 0.1}, \"name\": \"P%d\", \"passes\": [\n", i
+    for (i = 0; i < 100000; i++) print "{}]},"
+    print "{\"wall\": {\"duration\": 0.1000, \"percentage\": 100.0}, \"name\": \"Total\"}"; print "]" }' >"$out/mlir-json-deep-100000.in"
+
+# run.json files, read by `table` as a run folder (NAME.args: RUNDIR).  A
+# run that succeeded, in 1.5 s, with one kind of bulk:
+run_head() { printf '{"format": "npuscope-run", "version": 1, "mode": "cold",\n "wall_s": 1.5, "exit_code": 0,\n'; }
+# 100,000 "reports" entries that are not reports (each a warning; reading
+# them was quadratic: the line of "reports" was searched once per entry)
+{ run_head; awk 'BEGIN { printf " \"reports\": ["; for (i = 0; i < 100000; i++) printf "%s{\"x\": %d}", (i ? "," : ""), i; print "]}" }'; } >"$out/run-reports-100000.in"
+# 100,000 metrics (the table's medians searched each run's list per name)
+{ run_head; awk 'BEGIN { printf " \"metrics\": {"; for (i = 0; i < 100000; i++) printf "%s\"m%06d\": %d", (i ? "," : ""), i, i; print "}}" }'; } >"$out/run-metrics-100000.in"
+# a report 3,000 levels deep: deeper than jansson reads (2,048)
+{ run_head; awk 'BEGIN { printf " \"reports\": [{\"root\": "; for (i = 0; i < 3000; i++) printf "{\"name\": \"P%d\", \"wall_s\": 0.1, \"children\": [", i
+    for (i = 0; i < 3000; i++) printf "]}"; print "}]}" }'; } >"$out/run-deep-report.in"

@@ -31,7 +31,9 @@ so fp16/int8 goes 0.58 (0.5B) -> 1.88 (7B), crossing 1 near 1.7B.  noise is
 a deterministic +-4% (a hash of the configuration and report), so the fit of
 FeasibleAllocation against tasks has an interval that holds 0.69.
 The regime of a configuration is the stage with the most time over its
-seven reports -- the generator computes it from the same numbers it prints.
+seven reports -- the generator computes it from the same numbers it prints;
+the hand-off (truth.json "handoff") is the regimes in order of the median
+compile time (summed report totals, "total_s") of the cells each rules.
 Must not touch: anything outside OUT; it writes no file when it compiles.
 """
 import hashlib
@@ -103,6 +105,23 @@ def regime(model, window, prec):
     return stage, dom, ps[dom] / total
 
 
+def total(model, window, prec):
+    """The compile's time as its reports give it: the summed report totals."""
+    return sum(0.0100 + sum(float("%.4f" % t) for _, _, t in passes)
+               for _, passes in costs(model, window, prec))
+
+
+def handoff(cells):
+    """The hand-off: regimes in order of the median compile time of the
+    configurations each one rules (tiling-search at the short compiles,
+    serialization at the longest)."""
+    times = {}
+    for c in cells:
+        times.setdefault(c["regime"], []).append(c["total_s"])
+    med = lambda v: sorted(v)[len(v) // 2] if len(v) % 2 else sum(sorted(v)[len(v) // 2 - 1:len(v) // 2 + 1]) / 2
+    return sorted(times, key=lambda r: med(times[r]))
+
+
 def compile_log(model, window, prec):
     w = sys.stdout.write
     w('[INFO] 12:00:00.000 [vpux-compiler] config: --config NPU_PLATFORM="4000" '
@@ -144,11 +163,12 @@ def truth():
             for pr in PRECISIONS:
                 stage, dom, share = regime(mo, wi, pr)
                 cells.append({"model": mo, "window": str(wi), "precision": pr,
-                              "regime": stage, "dominant_pass": dom, "share": share})
+                              "regime": stage, "dominant_pass": dom, "share": share,
+                              "total_s": total(mo, wi, pr)})
     fix = {"tiling-search": "reuse-strategy", "memory-scheduling": "fewer-tasks",
            "serialization": "ship-blob", "vertical-fusion": "vertical-fusion"}
     cross = 0.5 * 14.0 ** (math.log(1 / 0.58) / math.log(1.88 / 0.58))
-    return {"constructed": True, "cells": cells, "fix": fix,
+    return {"constructed": True, "cells": cells, "fix": fix, "handoff": handoff(cells),
             "fa_exponent": EXPONENT, "fp16_over_int8": {"smallest": 0.58, "largest": 1.88,
                                                         "crossing_size_b": cross},
             "int4_over_int8_max": 0.99}

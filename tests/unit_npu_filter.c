@@ -1,0 +1,146 @@
+/* unit_npu_filter.c -- the NPU hook's one-pass filter loses nothing.
+ *
+ * The hook (npu/hook.c) hands a line to its matchers only when the line
+ * holds one of the texts ns_npu_needles lists (npu.h); a matcher whose text
+ * is missing from that list would silently read nothing.  So every file of
+ * tests/fixtures is scanned with the hook twice, filtered and with every
+ * line through the matchers (every_line), in each of the hook's modes
+ * (facts; facts and an NPUW layout; detection), and the reports -- labels,
+ * facts, per-pass memory, as run.json writes them -- must be the same
+ * bytes.  The fixtures hold every line kind the matchers read (facts of
+ * 2024 and 2025+, weights separation, the NPUW trace and subgraph names,
+ * the strategy dump, the memory collector), so leaving any needle out of
+ * the list fails here.  Then the needle set itself: hits at the start and
+ * the end of a line, misses, lines shorter than a needle.
+ *
+ * Run from the repository's top folder (it reads tests/fixtures).
+ * Prints "unit_npu_filter: N passed, M failed". */
+#include "check.h"
+
+#include "npu/hook.h"
+#include "parse/scan.h"
+#include "render/tree_json.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ====== Reports, written down ====== */
+
+static int ns__write(ns_report *r, void *ctx) {
+    ns_buf *b = ctx;
+    ns_view v;
+    ns_view_init(&v);
+    ns_buf_printf(b, "[%d %s %ld-%ld] ", r->index, r->label ? r->label : "(none)", r->line,
+                  r->end_line);
+    ns_json_report(b, r, &v);
+    ns_buf_putc(b, '\n');
+    ns_report_free(r);
+    return 0;
+}
+
+/* The reports of data scanned with the hook in `mode` (0: facts, 1: facts
+ * and an NPUW layout, 2: detection), filtered or not; *facts counts the
+ * reports that got a fact. */
+static char *ns__reports(const char *data, size_t len, int mode, int every_line, int *found) {
+    ns_scanner sc;
+    ns_scanner_init(&sc);
+    ns_npu_hook npu;
+    const char *layout = mode == 1 ? "generate:3,prefill:3,lm_head:1" : NULL;
+    if (mode == 2) ns_npu_hook_init_detect(&npu, layout, NULL);
+    else ns_npu_hook_init(&npu, layout, NULL);
+    npu.every_line = every_line;
+    sc.hook = &npu.ops;
+    ns_buf b = {0};
+    ns_buf_puts(&b, "");
+    *found = ns_scan_buffer(&sc, "t.log", data, len, ns__write, &b);
+    ns_npu_hook_free(&npu);
+    ns_scanner_free(&sc);
+    return b.data; /* the caller frees it */
+}
+
+static char *ns__slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    ns_buf b = {0};
+    char tmp[65536];
+    size_t n;
+    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) ns_buf_add(&b, tmp, n);
+    fclose(f);
+    *len = b.len;
+    ns_buf_puts(&b, "");
+    return b.data; /* the caller frees it */
+}
+
+/* ====== Every fixture, filtered and not ====== */
+
+static void test_fixtures(void) {
+    DIR *d = opendir("tests/fixtures");
+    CHECK(d != NULL);
+    if (!d) {
+        printf("  cannot read tests/fixtures (run from the repository's top folder)\n");
+        return;
+    }
+    int files = 0, with_facts = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t k = strlen(e->d_name);
+        if (k < 5 || !(strcmp(e->d_name + k - 4, ".txt") == 0 ||
+                       strcmp(e->d_name + k - 4, ".log") == 0 ||
+                       strcmp(e->d_name + k - 5, ".json") == 0))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "tests/fixtures/%s", e->d_name);
+        size_t len;
+        char *data = ns__slurp(path, &len);
+        if (!data) continue;
+        files++;
+        for (int mode = 0; mode < 3; mode++) {
+            int n1, n2;
+            char *all = ns__reports(data, len, mode, 1, &n1);
+            char *filtered = ns__reports(data, len, mode, 0, &n2);
+            if (n1 != n2 || strcmp(all, filtered) != 0) {
+                printf("FAIL %s (mode %d): the filtered hook gives other reports than every line "
+                       "does: a matcher's text is missing from ns_npu_needles\n",
+                       e->d_name, mode);
+                failed++;
+            } else {
+                passed++;
+            }
+            if (mode == 0 && strstr(all, "\"metrics\":{\"")) with_facts++;
+            free(all);
+            free(filtered);
+        }
+        free(data);
+    }
+    closedir(d);
+    /* the comparison means something: fixtures were read, and many of
+     * them give facts the filter could have lost */
+    CHECK(files > 25);
+    CHECK(with_facts >= 8);
+}
+
+/* ====== The needle set ====== */
+
+static void test_needles(void) {
+    ns_needles nd;
+    ns_needles_init(&nd);
+    CHECK(ns_needles_add(&nd, "Compile Main") == 0);
+    CHECK(ns_needles_add(&nd, "[ NPUW:") == 0);
+    CHECK(ns_needles_add(&nd, "abc") == -1); /* too short to hash */
+    CHECK(ns_needles_any(&nd, "Compile Main", 12) == 1);
+    CHECK(ns_needles_any(&nd, "x [ NPUW:INFO ] y", 17) == 1);
+    CHECK(ns_needles_any(&nd, "[INFO] Compile Main", 19) == 1); /* at the very end */
+    CHECK(ns_needles_any(&nd, "[INFO] Compile Mai", 18) == 0);  /* cut by the length */
+    CHECK(ns_needles_any(&nd, "Compile main", 12) == 0);
+    CHECK(ns_needles_any(&nd, "Com", 3) == 0);
+    CHECK(ns_needles_any(&nd, "", 0) == 0);
+    for (int i = 2; i < NS_NEEDLES_MAX; i++) CHECK(ns_needles_add(&nd, "filler") == 0);
+    CHECK(ns_needles_add(&nd, "one too many") == -1);
+}
+
+int main(void) {
+    test_needles();
+    test_fixtures();
+    return check_summary("unit_npu_filter");
+}
