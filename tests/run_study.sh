@@ -277,6 +277,21 @@ study_page_absent() {
         { cat "$STUDY/one.note"; return 1; }
 }
 
+# --fingerprint-window picks the fingerprint's window (the default is the
+# one most families share, 1024 here); one no family has leaves the
+# figure out and says so
+study_page_fp_window() {
+    study_made || return 1
+    rm -rf "$STUDY/fpw"
+    "$NPUSCOPE" report -q --fingerprint-window ${EXPECT_FP_WINDOW:-32768} -o "$STUDY/fpw.html" \
+        --svg-dir "$STUDY/fpw" "$STUDY/runs" 2>/dev/null || return 1
+    ls "$STUDY/fpw" | grep -qx 'fingerprint-family-window-32768.svg' || { ls "$STUDY/fpw"; return 1; }
+    grep -q 'at window=32768' "$STUDY/fpw/fingerprint-family-window-32768.svg" || return 1
+    "$NPUSCOPE" report -q --fingerprint-window 77 -o "$STUDY/fpw77.html" "$STUDY/runs" 2>/dev/null || return 1
+    ! grep -q '<figure id="fingerprint-family' "$STUDY/fpw77.html" &&
+    grep -q 'family fingerprint: the --fingerprint-window asked for is not a window of two families or more' "$STUDY/fpw77.html"
+}
+
 check "study: gen-study.py records 60 NPUW runs of 7 reports" study_runs
 check "study: the regime of every configuration is the generator's" study_regimes
 check "study: fit --per report recovers FeasibleAllocation ~ tasks^0.69" study_fit_tasks
@@ -292,5 +307,6 @@ check "study page: the hand-off order of the caption is the generator's" study_p
 check "study page: the regime map's cells are the generator's (where precisions agree)" study_page_regime
 check "study page: a figure one model cannot carry is named with its reason" study_page_absent
 check "study page: 15 series drawn whole as 3 small multiples, none cut" study_page_multiples
+check "study page: --fingerprint-window picks the fingerprint's window, or says why there is none" study_page_fp_window
 
 if [ -n "${study_alone:-}" ]; then finish; fi

@@ -70,6 +70,9 @@ typedef struct {
     const ns_kvlist *a;     /* --a parsed (NULL without --a) */
     const ns_kvlist *b;     /* --b parsed */
     const char *baseline;   /* --baseline K=V, or NULL */
+    const char *fp_window;  /* --fingerprint-window W: the window of the family
+                             * fingerprint (and of precision-size's time
+                             * panel); NULL: the window most families share */
 } ns_page_opts;
 
 typedef struct {

@@ -617,14 +617,24 @@ static void ns__fp_family(ns_page_model *m, ns_page_study *s) {
     }
     int tied = 0;
     for (int w = 0; w < nw; w++) tied += count[w] == best;
-    for (int w = 0, k = 0; w < nw && best >= 2; w++)
-        if (count[w] == best && k++ == (tied - 1) / 2) s->fp_window = wv[w];
+    const char *want = m->opts ? m->opts->fp_window : NULL; /* --fingerprint-window */
+    if (want) {
+        int w = ns__index_of(wv, nw, want);
+        /* asked for: taken when two families have it, else said why */
+        if (w >= 0 && count[w] >= 2) s->fp_window = wv[w], best = count[w];
+        else best = 0;
+    } else {
+        for (int w = 0, k = 0; w < nw && best >= 2; w++)
+            if (count[w] == best && k++ == (tied - 1) / 2) s->fp_window = wv[w];
+    }
     s->fp_nfam = best;
     free(seen);
     free(count);
     free(wv);
     if (!s->fp_window) {
-        s->absent[3] = "no window is shared by two families";
+        s->absent[3] = want ? "the --fingerprint-window asked for is not a window of two "
+                              "families or more"
+                            : "no window is shared by two families";
         return;
     }
     size_t nst = m->table.stages.count;

@@ -483,6 +483,10 @@ static const char ns__report[] =
     "  --b K=V[,K=V]      (medians, B/A, exact Mann-Whitney p, verdict)\n"
     "  --baseline K=V     ratios to this tag value (default: precision=int8 when\n"
     "                     the runs have that tag value)\n"
+    "  --fingerprint-window W\n"
+    "                     the window of the study's family fingerprint and of\n"
+    "                     precision-size's time panel (default: the window most\n"
+    "                     families share)\n"
     "  --label-regex RE   as for tree\n"
     NS__NPU_OPTIONS
     "  -q, --quiet        no warnings\n"

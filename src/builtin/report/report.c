@@ -27,7 +27,7 @@
 typedef struct {
     const char *out;        /* -o FILE ("-": standard output) */
     const char *svg_dir;    /* --svg-dir DIR, or NULL */
-    ns_page_opts page;      /* --stages, --a, --b, --baseline */
+    ns_page_opts page;      /* --stages, --a, --b, --baseline, --fingerprint-window */
     ns_read_opts ro;        /* --label-regex, --npu, --npuw, -q */
     char **inputs;          /* inputs as given (borrowed from argv) */
     int ninputs;            /* entries in inputs */
@@ -60,6 +60,7 @@ static int ns__options(int argc, char **argv, ns__opts *o, int *done) {
         NS_OPT_STRING(0, "a", &o->page.sel_a, "K=V[,K=V...]"),
         NS_OPT_STRING(0, "b", &o->page.sel_b, "K=V[,K=V...]"),
         NS_OPT_CALL(0, "baseline", "K=V", ns__opt_baseline, &o->page.baseline),
+        NS_OPT_STRING(0, "fingerprint-window", &o->page.fp_window, "W"),
         NS_OPT_READ(&o->ro),
         NS_OPT_END(),
     };
