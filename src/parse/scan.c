@@ -929,6 +929,9 @@ int ns_scan_stream_end(ns_scan_stream *ss) {
 
 void ns_scan_number_late(ns_report *r, int base) {
     r->index += base;
+    /* the report groups (parse/group.h) name reports by index too */
+    if (r->group >= 0) r->group += base;
+    if (r->parent >= 0) r->parent += base;
     if (!r->label) {
         char tmp[32];
         snprintf(tmp, sizeof tmp, "#%d", r->index + 1);

@@ -114,8 +114,8 @@ ns_scan_stream *ns_scan_stream_new(ns_scanner *sc, const char *name, ns_sink sin
 void ns_scan_stream_feed(ns_scan_stream *ss, const char *buf, size_t n);
 int ns_scan_stream_end(ns_scan_stream *ss);
 /* A report of a scanner with number_late set, put after `base` reports of
- * the inputs before its own: its index moved up, and "#N" if it has no
- * label. */
+ * the inputs before its own: its index (and the indexes of its report
+ * group, parse/group.h) moved up, and "#N" if it has no label. */
 void ns_scan_number_late(ns_report *r, int base);
 
 #endif
