@@ -154,6 +154,22 @@ npu_ie_ops() {
 }
 check "npu: ie_ops from 'IE - N (P%)' and 'IE - N', on the statistics logger only" npu_ie_ops
 
+# weights separation's N+1 reports are one compile: top counts one (two
+# for two such compiles), advise no "sub-model compiles", and the same
+# from a recorded run folder (run.json read back)
+npu_ws_compiles() {
+    "$NPUSCOPE" top -q --format json "$FIX/constructed-npu-ws-2026.log" >"$NPU/ws-top.json" || return 1
+    jqt '.reports == 3 and .compiles == 1' "$NPU/ws-top.json" || return 1
+    cat "$FIX/constructed-npu-ws-2026.log" "$FIX/constructed-npu-ws-2026.log" >"$NPU/ws2.log"
+    "$NPUSCOPE" top -q --format json "$NPU/ws2.log" | jqt '.reports == 6 and .compiles == 2' || return 1
+    "$NPUSCOPE" advise "$FIX/constructed-npu-ws-2026.log" >"$NPU/ws-advise.txt" || return 1
+    grep -q 'per compile$' "$NPU/ws-advise.txt" && ! grep -q 'sub-model compiles' "$NPU/ws-advise.txt" ||
+        { head -3 "$NPU/ws-advise.txt"; return 1; }
+    rm -rf "$NPU/ws-run"
+    "$NPUSCOPE" record -q --preset npu -o "$NPU/ws-run" -- cat "$FIX/constructed-npu-ws-2026.log" || return 1
+    "$NPUSCOPE" top -q --format json "$NPU/ws-run" | jqt '.reports == 3 and .compiles == 1'
+}
+
 npu_ws() {
     npu_json "$FIX/constructed-npu-ws-2026.log" || return 1
     jqt '(.reports | map(.label)) == ["Init[0]", "Init[1]", "Main"] and
@@ -168,6 +184,7 @@ npu_ws() {
     jqt '[.reports[] | .metrics.ws_compile] == [1, 1, 1, 2, 2, 2]' "$NPU/t.json"
 }
 check "npu: weights separation: Init[i] / Main labels, one ws_compile per compile" npu_ws
+check "npu: weights separation's N+1 reports are one compile (top, advise, a recorded run)" npu_ws_compiles
 
 # lines that only look like them label nothing (an index past 9 digits,
 # no digits, text after the bracket, another logger's "Compile Main" ok)

@@ -78,6 +78,23 @@ int ns_report_is_main(const ns_report *r) { return r->parent < 0; }
 
 int ns_report_starts_compile(const ns_report *r) { return r->group < 0 || r->group == r->index; }
 
+double ns_report_fact(const ns_report *r, const char *name) {
+    for (int i = 0; i < r->nfacts; i++)
+        if (!strcmp(r->facts[i].name, name)) return r->facts[i].value;
+    return NAN;
+}
+
+void ns_report_group_ws(ns_report **r, int n) {
+    double of = NAN;
+    int first = -1;
+    for (int i = 0; i < n; i++) {
+        double g = ns_report_fact(r[i], "ws_compile");
+        if (!isfinite(g) || r[i]->group >= 0) continue;
+        if (g != of) of = g, first = r[i]->index; /* a new compile's first part */
+        r[i]->group = first;
+    }
+}
+
 void ns_report_free(ns_report *r) {
     if (!r) return;
     ns_arena_chunk *c = r->arena;

@@ -149,6 +149,16 @@ int ns_report_is_main(const ns_report *r);
  * Counting these counts compiles, not tables. */
 int ns_report_starts_compile(const ns_report *r);
 
+/* Weights separation (npu/hook.h): the N+1 reports of one compile carry
+ * the same fact ws_compile; they are one compile, each a main report (an
+ * Init part's time is its own work, not inside Main's).  Sets the group
+ * of each report r[0..n) that has the fact and no group yet to the index
+ * of the first one with the same value -- for reports read back from
+ * run.json; the NPU hook sets it as the reports are found. */
+void ns_report_group_ws(ns_report **r, int n);
+/* The value of fact `name` of the report, or NaN. */
+double ns_report_fact(const ns_report *r, const char *name);
+
 /* Set fact `name` of the report to value (replacing an earlier one). */
 void ns_report_set_fact(ns_report *r, const char *name, double value);
 

@@ -18,6 +18,7 @@
 #include "npu/memory.h"
 #include "npu/npu.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +246,13 @@ static char *ns__label_new(void *ctx, const ns_report *r, int nth) {
 static ns_report *ns__finish(void *ctx, ns_report *r) {
     ns_npu_hook *h = ctx;
     ns_npu_mem_attach(&h->mem, r, &h->diag); /* the lines logged while it compiled */
+    /* the N+1 reports of a weights-separation compile are one compile
+     * (model/report.h, ns_report_group_ws: the same rule for run.json) */
+    double g = ns_report_fact(r, "ws_compile");
+    if (isfinite(g) && r->group < 0) {
+        if ((int)g != h->ws_first_of) h->ws_first_of = (int)g, h->ws_first = r->index;
+        r->group = h->ws_first;
+    }
     ns_report *done = h->held;
     h->held = r;
     return done;
@@ -266,6 +274,7 @@ static ns_report *ns__end(void *ctx) {
     free(h->trace_label);
     h->trace_label = NULL;
     h->ws_group = 0;
+    h->ws_first_of = 0;
     h->ws_inits = -1;
     h->seen = 0;
     h->strat = h->strat_depth = 0;

@@ -44,6 +44,9 @@ typedef struct {
     int seen;                  /* detect: such a line came in this input */
     int ws_group;              /* weights-separation compiles in this input */
     long ws_inits;             /* their Init count, while one is open, or -1 */
+    int ws_first;              /* index of the first report of the compile that
+                                * ws_first_of numbers: the group of its parts */
+    int ws_first_of;           /* the ws_compile number ws_first belongs to, or 0 */
     char *ws_label;            /* "Init[i]" / "Main" for the next report, or NULL */
     char *trace_model;         /* NPUW trace: the model being built, or NULL */
     char *trace_label;         /* NPUW trace: "MODEL/subgraph[i]" for the next report */
