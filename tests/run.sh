@@ -281,6 +281,10 @@ elif [ -z "${NPUSCOPE_INNER:-}" ]; then
         for f in "$FIX"/*.txt "$FIX"/*.log "$FIX"/*.json "$BAD"/*.in "$BADGEN"/*.in; do
             for fmt in text json csv folded chrome speedscope original top; do
                 case $f:$fmt in *reports-100000.in:json) ;; *reports-100000.in:*) continue ;; esac
+                # a tree 100,000 levels deep: csv's full path per row and the
+                # compiler's own indentation (original) are quadratic in depth
+                # by their formats (gigabytes), so those two are left out here
+                case $f:$fmt in *deep-100000.in:csv | *deep-100000.in:original) continue ;; esac
                 if [ $fmt = top ]; then timeout 120 ./build-asan/npuscope top -q --all -n 0 "$f"
                 else timeout 120 ./build-asan/npuscope tree -q --format $fmt "$f"; fi >/dev/null 2>"$TMP/asan.err"
                 rc=$?

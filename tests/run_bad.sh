@@ -49,6 +49,12 @@ hundred_k() {
     [ "$(timeout 120 "$NPUSCOPE" top -q --format json "$BADGEN/reports-100000.in" | jq .reports)" -eq 100000 ]
 }
 check "bad: 100,000 reports in one file, counted exactly" hundred_k
+deep_text() { # a tree 100,000 levels deep prints a line a row, not a square of blanks
+    "$NPUSCOPE" tree -q "$BADGEN/mlir-json-deep-100000.in" >"$TMP/deep.txt" || return 1
+    [ "$(wc -c <"$TMP/deep.txt")" -lt 40000000 ] || { wc -c <"$TMP/deep.txt"; return 1; }
+    grep -q '^ .*  P100$' "$TMP/deep.txt" && grep -q '\[level 99999\] P99999$' "$TMP/deep.txt"
+}
+check "bad: a 100,000-level tree as text: indented to level 100, deeper rows say their level" deep_text
 long_two() { [ "$("$NPUSCOPE" tree -q --format json "$BADGEN/long-line.in" | jq '.reports | length')" = 2 ]; }
 check "bad: 1 MB line between two reports, both read" long_two
 # (jq stops at depth 256, so count by text: every row once, fully closed)

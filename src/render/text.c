@@ -123,6 +123,25 @@ static size_t ns__hidden_w(int hidden) {
 
 static int ns__count_below(const ns_node *n);
 
+/* Indentation: two blanks a level, down to NS__INDENT_LEVELS levels; a row
+ * deeper than that is indented as that level and says its own ("[level
+ * N] " before the name), so that a tree 100,000 levels deep prints 100,000
+ * lines, not 10 GB of blanks. */
+#define NS__INDENT_LEVELS 100
+
+static size_t ns__indent_of(int depth) {
+    return (size_t)(depth < 0 ? 0 : depth > NS__INDENT_LEVELS ? NS__INDENT_LEVELS : depth) * 2;
+}
+
+/* "[level N] " of a row below NS__INDENT_LEVELS, into b; its width. */
+static size_t ns__level_mark(ns_buf *b, int depth) {
+    if (depth <= NS__INDENT_LEVELS) return 0;
+    char t[40];
+    int k = snprintf(t, sizeof t, "[level %d] ", depth);
+    if (b) ns_buf_puts(b, t);
+    return (size_t)k;
+}
+
 /* Indentation and name of the widest row the view shows. */
 static size_t ns__widest_row(const ns_report *r, const ns_view *v) {
     const ns_node *root = r->root;
@@ -133,8 +152,8 @@ static size_t ns__widest_row(const ns_report *r, const ns_view *v) {
         ns__name_text(&t, n);
         int deeper = n != root && v->max_depth >= 0 && n->depth == v->max_depth && n->child
                          ? ns__count_below(n) : 0;
-        size_t w = (size_t)(n->depth < 0 ? 0 : n->depth) * 2 + ns_width_of(t.data ? t.data : "") +
-                   ns__hidden_w(deeper);
+        size_t w = ns__indent_of(n->depth) + ns__level_mark(NULL, n->depth) +
+                   ns_width_of(t.data ? t.data : "") + ns__hidden_w(deeper);
         if (w > most) most = w;
         const ns_node *c = ns_view_first(v, n);
         if (c) {
@@ -188,7 +207,7 @@ static void ns__fit_name(ns_buf *b, const ns__fit *f, const ns_node *n, size_t i
 /* Indentation of a row: two blanks a level, less when a shortened name
  * would not keep NS__NAME_MIN characters. */
 static size_t ns__fit_indent(const ns__fit *f, const ns_node *n, int hidden) {
-    size_t indent = (size_t)(n->depth < 0 ? 0 : n->depth) * 2;
+    size_t indent = ns__indent_of(n->depth);
     if (!f->cut) return indent;
     size_t fixed = ns__fit_prefix(f) + NS__NAME_MIN + ns__hidden_w(hidden);
     size_t most = (size_t)f->width > fixed ? (size_t)f->width - fixed : 0;
@@ -235,9 +254,10 @@ static void ns__row(ns_buf *b, const ns_report *r, const ns_node *n, ns__fit *f,
     case NS_KIND_SCOPE: style = NS__C(o, "\033[1;34m"); break;
     case NS_KIND_PASS: break;
     }
+    ns__level_mark(b, n->depth);
     ns_buf_puts(b, style);
     /* no control or bidi byte reaches the terminal (ns_display_name) */
-    ns__fit_name(b, f, n, indent, hidden_deeper, f);
+    ns__fit_name(b, f, n, indent + ns__level_mark(NULL, n->depth), hidden_deeper, f);
     if (*style) ns_buf_puts(b, NS__RESET);
     if (hidden_deeper)
         ns_buf_printf(b, "%s  [+%d below]%s", NS__C(o, "\033[2m"), hidden_deeper,
@@ -266,7 +286,7 @@ static long ns__elided_line(ns_buf *b, const ns_node *parent, const ns_text_opts
         if (isfinite(t)) sum += t;
     }
     if (!count) return 0;
-    size_t indent = (size_t)(parent->depth + 1) * 2;
+    size_t indent = ns__indent_of(parent->depth + 1);
     size_t pad = f->width > 0 && !f->bar ? ns__fit_prefix(f) + indent /* under the names */
                                          : 31 + NS__BAR_CELLS + (f->user ? 12 : 0) +
                                                (f->mem ? NS__MEM_WIDTH : 0) + indent;
