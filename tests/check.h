@@ -15,6 +15,7 @@
 #define NPUSCOPE_CHECK_H
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static int passed, failed; /* checks that held, checks that did not */
 
@@ -27,6 +28,29 @@ static int passed, failed; /* checks that held, checks that did not */
             printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);           \
         }                                                                    \
     } while (0)
+
+/* The whole file at path, NUL-terminated, its length in *len (len may be
+ * NULL); NULL when it cannot be read.  The caller frees it.  (The unit
+ * programs read fixtures with it: tests/fixtures, from the top folder.) */
+static inline char *check_slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 65536, n = 0, got;
+    char *data = malloc(cap + 1);
+    while (data && (got = fread(data + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            char *bigger = realloc(data, (cap *= 2) + 1);
+            if (!bigger) free(data);
+            data = bigger;
+        }
+    }
+    fclose(f);
+    if (!data) return NULL;
+    data[n] = 0;
+    if (len) *len = n;
+    return data;
+}
 
 /* Print the summary line of the program `name`; returns its exit status
  * (1 when a check failed). */

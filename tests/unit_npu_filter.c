@@ -59,19 +59,6 @@ static char *ns__reports(const char *data, size_t len, int mode, int every_line,
     return b.data; /* the caller frees it */
 }
 
-static char *ns__slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    ns_buf b = {0};
-    char tmp[65536];
-    size_t n;
-    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) ns_buf_add(&b, tmp, n);
-    fclose(f);
-    *len = b.len;
-    ns_buf_puts(&b, "");
-    return b.data; /* the caller frees it */
-}
-
 /* ====== Every fixture, filtered and not ====== */
 
 static void test_fixtures(void) {
@@ -92,7 +79,7 @@ static void test_fixtures(void) {
         char path[512];
         snprintf(path, sizeof path, "tests/fixtures/%s", e->d_name);
         size_t len;
-        char *data = ns__slurp(path, &len);
+        char *data = check_slurp(path, &len);
         if (!data) continue;
         files++;
         for (int mode = 0; mode < 3; mode++) {

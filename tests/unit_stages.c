@@ -60,18 +60,6 @@ static ns_stage_map *parse(const char *text, ns_buf *errs) {
     return ns_stage_map_parse_new("t.stages", text, strlen(text), errs);
 }
 
-static char *read_file_new(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    ns_buf b = {0};
-    char chunk[4096];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) ns_buf_add(&b, chunk, got);
-    fclose(f);
-    if (!b.data) ns_buf_puts(&b, "");
-    return b.data;
-}
-
 /* Name of the stage row i got ("-" for none). */
 static const char *stage_at(const ns_stage_map *m, const ns_stage_of *of, long i) {
     return of[i].stage < 0 ? "-" : ns_stage_name(m, of[i].stage);
@@ -396,7 +384,7 @@ static void test_builtins(void) {
         /* the shipped file is the same text, byte for byte */
         char path[64];
         snprintf(path, sizeof path, "stages/%s.stages", names[k]);
-        char *file = read_file_new(path);
+        char *file = check_slurp(path, NULL);
         if (!file) printf("  cannot read %s (run from the repository root)\n", path);
         CHECK(file && text && strcmp(file, text) == 0);
         free(file);

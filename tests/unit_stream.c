@@ -99,19 +99,6 @@ static int ns__same_pushed(const char *what, const char *data, size_t len) {
     return ok;
 }
 
-static char *ns__slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    ns_buf b = {0};
-    char tmp[65536];
-    size_t n;
-    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) ns_buf_add(&b, tmp, n);
-    fclose(f);
-    *len = b.len;
-    ns_buf_puts(&b, "");
-    return b.data; /* the caller frees it */
-}
-
 /* ====== Fixtures ====== */
 
 static void test_fixtures(void) {
@@ -126,7 +113,7 @@ static void test_fixtures(void) {
         char path[256];
         snprintf(path, sizeof path, "tests/fixtures/%s", names[i]);
         size_t len;
-        char *data = ns__slurp(path, &len);
+        char *data = check_slurp(path, &len);
         CHECK(data != NULL);
         if (!data) {
             printf("  cannot read %s (run from the repository's top folder)\n", path);
@@ -146,7 +133,7 @@ static void test_fixtures(void) {
 
 static void test_constructed(void) {
     size_t len;
-    char *rep = ns__slurp("tests/fixtures/mlir22-tree-st.txt", &len);
+    char *rep = check_slurp("tests/fixtures/mlir22-tree-st.txt", &len);
     CHECK(rep != NULL);
     if (!rep) return;
     /* CRLF line ends, a report behind a log prefix, noise lines of every
@@ -200,7 +187,7 @@ static int ns__keep(ns_report *r, void *ctx) {
 
 static void test_number_late(void) {
     size_t len;
-    char *rep = ns__slurp("tests/fixtures/mlir22-tree-st.txt", &len);
+    char *rep = check_slurp("tests/fixtures/mlir22-tree-st.txt", &len);
     CHECK(rep != NULL);
     if (!rep) return;
     ns_scanner sc;
