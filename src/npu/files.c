@@ -155,7 +155,8 @@ static int ns__strategy_dumps(const char *run_dir, ns_run *r, const ns_diag *d) 
             names[n++] = ns_strdup(de->d_name);
         }
     closedir(dir);
-    qsort(names, (size_t)n, sizeof *names, ns__cmp_str); /* a stable order for the warnings */
+    /* a stable order for the warnings (qsort of NULL, even of 0 entries, is undefined) */
+    if (n > 1) qsort(names, (size_t)n, sizeof *names, ns__cmp_str);
     double tiles = 0, tiled = 0;
     int read = 0;
     for (int i = 0; i < n; i++) {
