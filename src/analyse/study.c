@@ -425,7 +425,10 @@ static void ns__fits(ns_study *s, const ns_table *t, const ns__axis *ax, int nax
 int ns_study_build(ns_study *s, const ns_table *t, ns_stage_sel *sel, ns_study_fix_fn fix) {
     memset(s, 0, sizeof *s);
     ns__cells(s, t, sel);
-    if (s->ncells < NS_STUDY_MIN_CONFIGS) return -1;
+    if (s->ncells < NS_STUDY_MIN_CONFIGS) { /* no study: nothing is left to free */
+        ns_study_free(s);
+        return -1;
+    }
     /* the axes: tags that vary over the cells */
     s->axes = ns_xcalloc((size_t)t->nkeys + 1, sizeof *s->axes);
     ns__axis *ax = ns_xcalloc((size_t)t->nkeys + 1, sizeof *ax);
