@@ -33,6 +33,10 @@ CF_PB="--pass-pipeline=builtin.module(inline,func.func($(printf 'canonicalize,cs
 
 # cf_median DIR: the median wall_s of the run folders in DIR (the mean of
 # the middle two of an even count)
+# cf_4 X: X with 4 decimals as npuscope's C printf rounds a double (bash's
+# printf rounds a long double: 0.15845 gives 0.1584 there, 0.1585 here)
+cf_4() { awk -v v="$1" 'BEGIN { printf "%.4f", v }'; }
+
 cf_median() {
     jq -s '[.[].wall_s] | sort | if length % 2 == 1 then .[length / 2 | floor]
            else (.[length / 2 - 1] + .[length / 2]) / 2 end' "$1"/run-*/run.json
@@ -64,8 +68,8 @@ cf_table() {
     "$NPUSCOPE" table "$CF/pA" "$CF/pB" >"$CF/t.txt" || return 1
     grep -q '^6 runs, 2 rows;' "$CF/t.txt" || { cat "$CF/t.txt"; return 1; }
     head -n 2 "$CF/t.txt" | tail -n 1 | grep -q '^config  *mode  *n ' || { cat "$CF/t.txt"; return 1; }
-    grep -q "^--pass-pipeline=.*canonicalize)) *none  *3  *$(printf '%.4f' "$a") " "$CF/t.txt" &&
-        grep -q "convert-to-llvm) *none  *3  *$(printf '%.4f' "$b") " "$CF/t.txt" || { cat "$CF/t.txt"; return 1; }
+    grep -q "^--pass-pipeline=.*canonicalize)) *none  *3  *$(cf_4 "$a") " "$CF/t.txt" &&
+        grep -q "convert-to-llvm) *none  *3  *$(cf_4 "$b") " "$CF/t.txt" || { cat "$CF/t.txt"; return 1; }
     # the order of the folders changes nothing
     "$NPUSCOPE" table --format json "$CF/pB" "$CF/pA" | cmp -s - "$CF/t.json" || { echo "pB pA differs from pA pB"; return 1; }
 }
@@ -173,7 +177,7 @@ cf_columns_table() {
     cf_wide "$CF/w.txt" 60 || { cat "$CF/w.txt"; return 1; }
     local m
     for m in $("$NPUSCOPE" table --format json "$CF/sw" | jq -r '.rows[].median_s'); do
-        cf_has "$CF/w.txt" "$(printf '%.4f' "$m")" || { cat "$CF/w.txt"; return 1; }
+        cf_has "$CF/w.txt" "$(cf_4 "$m")" || { cat "$CF/w.txt"; return 1; }
     done
     grep -q '^funcs  *mode  *n  *median s' "$CF/w.txt" || { cat "$CF/w.txt"; return 1; }
     grep -q '^(.* columns* left out to fit 60 columns: ' "$CF/w.txt" || { cat "$CF/w.txt"; return 1; }
@@ -191,7 +195,7 @@ check "configs: COLUMNS=60 table --stages: no line over 60, the medians whole, a
 cf_columns_labels() {
     COLUMNS=40 "$NPUSCOPE" table "$CF/pA" "$CF/pB" >"$CF/w40.txt" || return 1
     cf_wide "$CF/w40.txt" 40 || { cat "$CF/w40.txt"; return 1; }
-    cf_has "$CF/w40.txt" "$(printf '%.4f' "$(cf_median "$CF/pA")")" "$(printf '%.4f' "$(cf_median "$CF/pB")")" ||
+    cf_has "$CF/w40.txt" "$(cf_4 "$(cf_median "$CF/pA")")" "$(cf_4 "$(cf_median "$CF/pB")")" ||
         { cat "$CF/w40.txt"; return 1; }
     [ "$(grep -c '^--pass-.*….*  none  3 ' "$CF/w40.txt")" -eq 2 ] || { cat "$CF/w40.txt"; return 1; }
 }
@@ -230,7 +234,7 @@ EOT
     cf_has "$CF/joined" 41.2031 182.3091 1.8217 || return 1
     local m
     for m in $("$NPUSCOPE" table --format json "$CF/sw" | jq -r '.rows[].median_s'); do
-        cf_has "$CF/joined" "$(printf '%.4f' "$m")" || return 1
+        cf_has "$CF/joined" "$(cf_4 "$m")" || return 1
     done
     cf_has "$CF/joined" "$(jq -r '.reports[0].root.wall_s' "$run/run.json")" 0.2385 || return 1
     grep -q 'Total$' "$CF/joined" && grep -q 'Canonicalizer$' "$CF/joined" || { echo "no tree rows"; return 1; }
