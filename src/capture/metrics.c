@@ -360,13 +360,7 @@ __attribute__((target("avx2"))) static size_t ns__anchor4_avx2(ns_metric_stream 
 static int ns__simd = -1; /* NS_SIMD_* in use; -1 until chosen */
 
 int ns_metrics_simd(int want) {
-    int best = NS_SIMD_NONE;
-#if defined(__SSE2__)
-    best = NS_SIMD_SSE2;
-#if defined(NS__HAVE_AVX2)
-    if (__builtin_cpu_supports("avx2")) best = NS_SIMD_AVX2;
-#endif
-#endif
+    int best = ns_simd_best(); /* the same build conditions as this file's loops */
     ns__simd = want < 0 || want > best ? best : want;
     return ns__simd;
 }

@@ -234,7 +234,7 @@ __attribute__((target("avx2"))) static size_t ns__skip_avx2(const ns__reader *rd
 #endif
 #endif
 
-int ns_scan_simd(int want) {
+int ns_simd_best(void) {
     int best = NS_SIMD_NONE;
 #if defined(__SSE2__)
     best = NS_SIMD_SSE2;
@@ -242,6 +242,11 @@ int ns_scan_simd(int want) {
     if (__builtin_cpu_supports("avx2")) best = NS_SIMD_AVX2;
 #endif
 #endif
+    return best;
+}
+
+int ns_scan_simd(int want) {
+    int best = ns_simd_best();
     ns__simd = want < 0 || want > best ? best : want;
     return ns__simd;
 }

@@ -91,6 +91,9 @@ int ns_scan_path(ns_scanner *sc, const char *path, ns_sink sink, void *ctx);
  * and returns the one in use; the tests run each. */
 enum { NS_SIMD_NONE, NS_SIMD_SSE2, NS_SIMD_AVX2 };
 int ns_scan_simd(int want);
+/* The best vector code this build and this CPU have (the one rule, also
+ * for capture's metric search, capture/metrics.h). */
+int ns_simd_best(void);
 
 /* Scan an in-memory buffer as if it were a file named `name`. */
 int ns_scan_buffer(ns_scanner *sc, const char *name, const char *data,
