@@ -49,7 +49,7 @@ an_fit() {
         { jq -c '.fits[0] | del(.points)' "$AN/fit.json"; return 1; }
     # text and csv agree with json on the exponent
     local e; e=$(jq -r '.fits[0].exponent' "$AN/fit.json")
-    "$NPUSCOPE" fit --x n --y "$y" "$AN/sweep" | grep -q "exponent $(printf '%.4f' "$e")," ||
+    "$NPUSCOPE" fit --x n --y "$y" "$AN/sweep" | grep -q "exponent $(awk -v v="$e" 'BEGIN { printf "%.4f", v }')," ||
         { echo "text exponent differs from $e"; return 1; }
     [ "$("$NPUSCOPE" fit --format csv --x n --y "$y" "$AN/sweep" | awk -F, 'NR > 1 { print $14 }' | sort -u)" = "$e" ]
 }
