@@ -275,8 +275,8 @@ elif [ -z "${NPUSCOPE_INNER:-}" ]; then
         # Every fixture and every input of the bad-input corpus (section 6),
         # in every format and through top.  A sanitizer report exits 1, as
         # "no timing report found" does, so look for the report itself.
-        # reports-100000 runs as json only: every format and top take 75 s
-        # under ASan (top alone 57 s, in the kernel mapping ASan's memory).
+        # reports-100000 runs as json only: each format takes 5-15 s under
+        # ASan, every one of them together over a minute.
         local f fmt rc
         for f in "$FIX"/*.txt "$FIX"/*.log "$FIX"/*.json "$BAD"/*.in "$BADGEN"/*.in; do
             for fmt in text json csv folded chrome speedscope original top; do

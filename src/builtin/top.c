@@ -28,6 +28,7 @@ typedef struct {
     ns_strmap kinds;   /* --by submodel: kind -> index */
     double *wall;      /* summed report totals per kind */
     long *reports;     /* reports per kind */
+    size_t cap;        /* room in wall and reports */
 } ns__kinds;
 
 typedef struct {
@@ -47,8 +48,11 @@ static void ns__kind_add(ns__kinds *k, const ns_report *r) {
     size_t i = ns_strmap_intern(&k->kinds, kind, &added);
     free(kind);
     if (added) {
-        k->wall = ns_xrealloc(k->wall, sizeof *k->wall * (i + 1));
-        k->reports = ns_xrealloc(k->reports, sizeof *k->reports * (i + 1));
+        if (i >= k->cap) { /* doubling: every report of a log can be a kind of its own */
+            k->cap = k->cap ? 2 * k->cap : 16;
+            k->wall = ns_xrealloc(k->wall, sizeof *k->wall * k->cap);
+            k->reports = ns_xrealloc(k->reports, sizeof *k->reports * k->cap);
+        }
         k->wall[i] = 0;
         k->reports[i] = 0;
     }
