@@ -23,7 +23,10 @@ void ns_top_init(ns_top *t, int all) {
 
 void ns_top_free(ns_top *t) {
     ns_strmap_free(&t->names);
-    for (int i = 0; i < t->nids; i++) free(t->ids[i].row);
+    for (int i = 0; i < t->nids; i++) {
+        free(t->ids[i].row);
+        free(t->ids[i].slot);
+    }
     free(t->ids);
     free(t->rows);
     for (size_t i = 0; i < t->stages.count; i++) free(t->stage_desc[i]);
@@ -77,12 +80,16 @@ static void ns__top_sum(ns_top_row *row, const ns_node *n) {
 
 /* ====== Interning ====== */
 
-/* The name-id table of map m (made on its first report). */
+/* The name-id table of map m, with its stages' slots (made on its first
+ * report: the map's label and stages are interned then, in the order they
+ * would be by every report, and stay where they are). */
 static ns_top_ids *ns__top_ids(ns_top *t, const ns_stage_map *m) {
     for (int i = 0; i < t->nids; i++)
         if (t->ids[i].map == m) return &t->ids[i];
+    int *slot = ns_xcalloc((size_t)ns_stage_count(m) + 1, sizeof *slot);
+    ns__top_stages(t, m, slot);
     t->ids = ns_xrealloc(t->ids, sizeof *t->ids * (size_t)(t->nids + 1));
-    t->ids[t->nids] = (ns_top_ids){m, NULL, 0};
+    t->ids[t->nids] = (ns_top_ids){m, NULL, 0, slot};
     return &t->ids[t->nids++];
 }
 
@@ -115,12 +122,11 @@ void ns_top_add(ns_top *t, const ns_report *r) { ns_top_add_staged(t, r, NULL, N
 
 void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
                        const ns_stage_of *of) {
-    int *slot = NULL;
+    const int *slot = NULL;
     ns_top_ids *ids = NULL;
     if (m) {
-        slot = ns_xcalloc((size_t)ns_stage_count(m) + 1, sizeof *slot);
-        ns__top_stages(t, m, slot);
         ids = ns__top_ids(t, m);
+        slot = ids->slot;
     }
     t->reports++;
     if (ns_report_starts_compile(r)) t->compiles++;
@@ -190,7 +196,6 @@ void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
         if (isfinite(s)) row->self += s;
         if (st >= 0 && main_report) ns__top_sum(&t->srows[st], n);
     }
-    free(slot);
 }
 
 /* What the order compares, copied out of the rows, so that the comparator
