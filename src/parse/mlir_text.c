@@ -33,6 +33,20 @@
 static const double ns__p10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 
+/* k / 10 for k = 0..1000: every percentage a row prints ("%5.1f" of
+ * 0..100), without a division (the one division left per group).  The
+ * compiler folds each to the double nearest k / 10, which is what IEEE
+ * division of the exact operands k and 10 gives at run time. */
+#define NS__T1(k) ((k) / 10.0)
+#define NS__T10(k) NS__T1(k), NS__T1(k + 1), NS__T1(k + 2), NS__T1(k + 3), NS__T1(k + 4), \
+                   NS__T1(k + 5), NS__T1(k + 6), NS__T1(k + 7), NS__T1(k + 8), NS__T1(k + 9)
+#define NS__T100(k) NS__T10(k), NS__T10(k + 10), NS__T10(k + 20), NS__T10(k + 30), \
+                    NS__T10(k + 40), NS__T10(k + 50), NS__T10(k + 60), NS__T10(k + 70), \
+                    NS__T10(k + 80), NS__T10(k + 90)
+static const double ns__tenths[1001] = {
+    NS__T100(0),   NS__T100(100), NS__T100(200), NS__T100(300), NS__T100(400), NS__T100(500),
+    NS__T100(600), NS__T100(700), NS__T100(800), NS__T100(900), NS__T1(1000)};
+
 /* [-]DIGITS[.DIGITS] at *pp, at most 15 digits in all and no exponent
  * after it: stored as ns_num_parse would, *pp advanced; else -1. */
 static inline int ns__fixed(const char **pp, const char *end, ns_num *out) {
@@ -49,7 +63,7 @@ static inline int ns__fixed(const char **pp, const char *end, ns_num *out) {
         digits += dec;
     }
     if (!digits || digits > 15 || (p < end && (*p == 'e' || *p == 'E'))) return -1;
-    double v = (double)mant / ns__p10[dec];
+    double v = dec == 1 && mant <= 1000 ? ns__tenths[mant] : (double)(int64_t)mant / ns__p10[dec];
     out->v = neg ? -v : v;
     out->dec = (signed char)dec;
     out->inexact = 0;
