@@ -157,11 +157,11 @@ void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
         }
         if (n->kind == NS_KIND_REST || n->kind == NS_KIND_TOTAL) continue;
         int st = m && of[i].stage >= 0 ? slot[of[i].stage] : NS_TOP_NO_STAGE;
+        /* the row's self time, once (it walks the row's children) */
+        double self = ns_node_self(n, NS_COL_WALL);
         /* a stage's time: the self time of every row it holds */
-        if (st >= 0 && main_report && ns_stage_counted(r, n)) {
-            double s = ns_node_self(n, NS_COL_WALL);
-            if (isfinite(s)) t->srows[st].self += s;
-        }
+        if (st >= 0 && main_report && ns_stage_counted(r, n) && isfinite(self))
+            t->srows[st].self += self;
         if (r->list_mode && n->depth == 0 && n == r->root->child &&
             strcmp(n->name, "root") == 0)
             continue; /* list display's hidden root timer is the total again */
@@ -192,8 +192,7 @@ void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
             if (row->within != within) row->within = NS_TOP_MIXED_WITHIN;
         }
         ns__top_sum(row, n);
-        double s = ns_node_self(n, NS_COL_WALL);
-        if (isfinite(s)) row->self += s;
+        if (isfinite(self)) row->self += self;
         if (st >= 0 && main_report) ns__top_sum(&t->srows[st], n);
     }
 }

@@ -193,23 +193,38 @@ void ns_builder_free(ns_builder *b) {
 static const char *const ns__tool_scopes[] = {"Parser", "Output", "Parse",
                                               NULL};
 
+static int ns__tool_scope(const char *name) {
+    for (int i = 0; ns__tool_scopes[i]; i++)
+        if (strcmp(name, ns__tool_scopes[i]) == 0) return 1;
+    return 0;
+}
+
 ns_kind ns_kind_of_name(const char *name, int depth) {
     /* every row of every report comes here: the names below begin with
-     * one of five bytes, so most rows skip their compares */
+     * one of five bytes, and each is looked at only after its first
+     * bytes matched (no strlen, no call for a name that cannot be one) */
     switch (name[0]) {
-    case 'R': case '(': case 'P': case '\'': case 'O': break;
-    default: goto words;
+    case 'R':
+        if (depth == 0 && strcmp(name, "Rest") == 0) return NS_KIND_REST;
+        break;
+    case '(':
+        if (name[1] == 'A' && name[2] == ')' && name[3] == ' ') return NS_KIND_ANALYSIS;
+        break;
+    case '\'': {
+        size_t n = strlen(name);
+        if (n > 10 && strcmp(name + n - 10, "' Pipeline") == 0) return NS_KIND_PIPELINE;
+        break;
     }
-    size_t n = strlen(name);
-    if (depth == 0 && strcmp(name, "Rest") == 0) return NS_KIND_REST;
-    if (strncmp(name, "(A) ", 4) == 0) return NS_KIND_ANALYSIS;
-    if (strncmp(name, "Pipeline Collection : ", 22) == 0)
-        return NS_KIND_PIPELINE;
-    if (n > 10 && name[0] == '\'' && strcmp(name + n - 10, "' Pipeline") == 0)
-        return NS_KIND_PIPELINE;
-    for (int i = 0; ns__tool_scopes[i]; i++)
-        if (strcmp(name, ns__tool_scopes[i]) == 0) return NS_KIND_SCOPE;
-words:
+    case 'P':
+        if (name[1] == 'i' && strncmp(name, "Pipeline Collection : ", 22) == 0)
+            return NS_KIND_PIPELINE;
+        if (ns__tool_scope(name)) return NS_KIND_SCOPE;
+        break;
+    case 'O':
+        if (ns__tool_scope(name)) return NS_KIND_SCOPE;
+        break;
+    default: break;
+    }
     /* Pass names are C++ class names; a space outside a "::" qualified name
      * ("(anonymous namespace)::X") means a human-named scope. */
     if (strchr(name, ' ') && !strstr(name, "::")) return NS_KIND_SCOPE;
