@@ -308,9 +308,11 @@ ns_stage_of *ns_stage_assign_new(const ns_stage_map *m, const ns_report *r, long
     /* level L = depth + 1 (the root is level 0); for the last node seen at
      * each level: its stage, and the level whose scan its children join */
     size_t nl = (size_t)maxd + 2;
-    int *stg = ns_xmalloc(sizeof *stg * nl);
-    int *scan = ns_xmalloc(sizeof *scan * nl);
-    ns__scan *sc = ns_xmalloc(sizeof *sc * nl);
+    /* the per-level arrays in one block (a report of a dense log is a
+     * few dozen rows: its mallocs show) */
+    ns__scan *sc = ns_xmalloc((sizeof *sc + 2 * sizeof(int)) * nl);
+    int *stg = (int *)(void *)(sc + nl);
+    int *scan = stg + nl;
     ns_stage_of *of = ns_xcalloc((size_t)n + 1, sizeof *of);
     const ns__block *any = m->any.nmarkers ? &m->any : NULL;
 
@@ -360,8 +362,6 @@ ns_stage_of *ns_stage_assign_new(const ns_stage_map *m, const ns_report *r, long
             scan[d] = -1;
         }
     }
-    free(stg);
-    free(scan);
     free(sc);
     *np = n;
     return of;

@@ -407,10 +407,10 @@ out:
 /* ====== Choosing a map ====== */
 
 /* One of the two names that make a report an NPU compiler's?  (Every
- * report's top two levels come here: the first byte rules most out.) */
+ * report's top two levels come here: the first bytes rule most out.) */
 static int ns__vpux_name(const char *s) {
-    return (s[0] == 'I' && strcmp(s, "IE to VPUIP pipeline") == 0) ||
-           (s[0] == 'C' && strcmp(s, "Compile network") == 0);
+    return (s[0] == 'I' && s[1] == 'E' && strcmp(s, "IE to VPUIP pipeline") == 0) ||
+           (s[0] == 'C' && s[1] == 'o' && strcmp(s, "Compile network") == 0);
 }
 
 int ns_stage_is_vpux(const ns_report *r) {
