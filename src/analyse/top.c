@@ -23,7 +23,10 @@ void ns_top_init(ns_top *t, int all) {
 
 void ns_top_free(ns_top *t) {
     ns_strmap_free(&t->names);
-    for (int i = 0; i < t->nids; i++) free(t->ids[i].row);
+    for (int i = 0; i < t->nids; i++) {
+        free(t->ids[i].row);
+        free(t->ids[i].slot);
+    }
     free(t->ids);
     free(t->rows);
     for (size_t i = 0; i < t->stages.count; i++) free(t->stage_desc[i]);
@@ -77,12 +80,16 @@ static void ns__top_sum(ns_top_row *row, const ns_node *n) {
 
 /* ====== Interning ====== */
 
-/* The name-id table of map m (made on its first report). */
+/* The name-id table of map m, with its stages' slots (made on its first
+ * report: the map's label and stages are interned then, in the order they
+ * would be by every report, and stay where they are). */
 static ns_top_ids *ns__top_ids(ns_top *t, const ns_stage_map *m) {
     for (int i = 0; i < t->nids; i++)
         if (t->ids[i].map == m) return &t->ids[i];
+    int *slot = ns_xcalloc((size_t)ns_stage_count(m) + 1, sizeof *slot);
+    ns__top_stages(t, m, slot);
     t->ids = ns_xrealloc(t->ids, sizeof *t->ids * (size_t)(t->nids + 1));
-    t->ids[t->nids] = (ns_top_ids){m, NULL, 0};
+    t->ids[t->nids] = (ns_top_ids){m, NULL, 0, slot};
     return &t->ids[t->nids++];
 }
 
@@ -115,12 +122,11 @@ void ns_top_add(ns_top *t, const ns_report *r) { ns_top_add_staged(t, r, NULL, N
 
 void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
                        const ns_stage_of *of) {
-    int *slot = NULL;
+    const int *slot = NULL;
     ns_top_ids *ids = NULL;
     if (m) {
-        slot = ns_xcalloc((size_t)ns_stage_count(m) + 1, sizeof *slot);
-        ns__top_stages(t, m, slot);
         ids = ns__top_ids(t, m);
+        slot = ids->slot;
     }
     t->reports++;
     if (ns_report_starts_compile(r)) t->compiles++;
@@ -151,11 +157,11 @@ void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
         }
         if (n->kind == NS_KIND_REST || n->kind == NS_KIND_TOTAL) continue;
         int st = m && of[i].stage >= 0 ? slot[of[i].stage] : NS_TOP_NO_STAGE;
+        /* the row's self time, once (it walks the row's children) */
+        double self = ns_node_self(n, NS_COL_WALL);
         /* a stage's time: the self time of every row it holds */
-        if (st >= 0 && main_report && ns_stage_counted(r, n)) {
-            double s = ns_node_self(n, NS_COL_WALL);
-            if (isfinite(s)) t->srows[st].self += s;
-        }
+        if (st >= 0 && main_report && ns_stage_counted(r, n) && isfinite(self))
+            t->srows[st].self += self;
         if (r->list_mode && n->depth == 0 && n == r->root->child &&
             strcmp(n->name, "root") == 0)
             continue; /* list display's hidden root timer is the total again */
@@ -186,11 +192,9 @@ void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
             if (row->within != within) row->within = NS_TOP_MIXED_WITHIN;
         }
         ns__top_sum(row, n);
-        double s = ns_node_self(n, NS_COL_WALL);
-        if (isfinite(s)) row->self += s;
+        if (isfinite(self)) row->self += self;
         if (st >= 0 && main_report) ns__top_sum(&t->srows[st], n);
     }
-    free(slot);
 }
 
 /* What the order compares, copied out of the rows, so that the comparator

@@ -65,6 +65,8 @@ typedef struct {
     const ns_stage_map *map; /* a map reports were added with (it outlives the ns_top) */
     size_t *row;             /* per name id: its row index + 1, 0 not yet known */
     size_t n;                /* entries in row */
+    int *slot;               /* per stage of the map: its index in ns_top.stages
+                              * (interned once, at the map's first report) */
 } ns_top_ids;
 
 typedef struct {

@@ -34,10 +34,12 @@ typedef struct {
 typedef struct {
     ns_top *t;         /* the sums */
     ns_stage_sel *sel; /* the stage map of each report */
-    ns__kinds *k;      /* sub-model kinds (always summed) */
+    ns__kinds *k;      /* sub-model kinds (summed for --by submodel) */
     long want;         /* --report N (1-based), 0 for every report */
     long seen;         /* reports seen so far */
     int mem_reports;   /* reports with per-pass memory */
+    int by_kind;       /* --by submodel: sum the kinds (no other view shows
+                        * them, and each "#N" label would be a kind) */
 } ns__top_ctx;
 
 static void ns__kind_add(ns__kinds *k, const ns_report *r) {
@@ -102,7 +104,7 @@ static int ns__top_sink(ns_report *r, void *vctx) {
     long n;
     ns_stage_of *of = m ? ns_stage_assign_new(m, r, &n) : NULL;
     ns_top_add_staged(c->t, r, m, of);
-    ns__kind_add(c->k, r);
+    if (c->by_kind) ns__kind_add(c->k, r);
     if (r->cols & NS_COLBIT(NS_COL_MEM_INC)) c->mem_reports++;
     free(of);
     ns_report_free(r);
@@ -472,7 +474,7 @@ int ns_cmd_top(int argc, char **argv) {
     ns__kinds kinds;
     memset(&kinds, 0, sizeof kinds);
     ns_strmap_init(&kinds.kinds);
-    ns__top_ctx ctx = {&t, &sel, &kinds, want, 0, 0};
+    ns__top_ctx ctx = {&t, &sel, &kinds, want, 0, 0, by == 2};
     long found = ns_cli_scan(inputs, ninputs, &ro, ns__top_sink, &ctx);
     /* an unreadable input still leaves the others' reports to show */
     if (t.reports > 0) {

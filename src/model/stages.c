@@ -71,6 +71,7 @@ void ns_stage_map_free(ns_stage_map *m) {
         free(m->memo->rule);
         free(m->memo->block);
         free(m->memo->marks);
+        free(m->memo->next);
         free(m->memo);
     }
     free(m);
@@ -188,34 +189,46 @@ static const ns__block *ns__scope_block(const ns_stage_map *m, const char *name)
 }
 
 /* The name rule and scope block of `name`, through the memo; returns the
- * name's id in the memo, or -1 when the memo is full. */
-static int ns__name_facts(const ns_stage_map *m, const char *name, const ns__rule **rule,
-                          const ns__block **block) {
+ * name's id in the memo, or -1 when the memo is full.  prev is the id of
+ * the name looked up before it in the same walk (-1 for none): the name
+ * that followed that one last time is tried first, without hashing. */
+static int ns__name_facts(const ns_stage_map *m, const char *name, int prev,
+                          const ns__rule **rule, const ns__block **block) {
     ns__memo *mo = m->memo;
-    size_t k = ns_strmap_find(&mo->names, name);
-    if (k == (size_t)-1) {
-        *rule = ns__name_rule(m, name);
-        *block = ns__scope_block(m, name);
-        if (mo->names.count >= NS__MEMO_MAX) return -1;
-        int added;
-        k = ns_strmap_intern(&mo->names, name, &added);
-        size_t nb = (size_t)m->nblocks + 1;
-        if (k >= mo->cap) {
-            mo->cap = mo->cap ? mo->cap * 2 : 256;
-            mo->rule = ns_xrealloc(mo->rule, sizeof *mo->rule * mo->cap);
-            mo->block = ns_xrealloc(mo->block, sizeof *mo->block * mo->cap);
-            mo->marks = ns_xrealloc(mo->marks, sizeof *mo->marks * mo->cap * nb);
+    int guess = prev >= 0 ? mo->next[prev] : -1;
+    size_t k;
+    if (guess >= 0 && strcmp(mo->names.keys[guess], name) == 0) {
+        k = (size_t)guess;
+    } else {
+        k = ns_strmap_find(&mo->names, name);
+        if (k == (size_t)-1) {
+            *rule = ns__name_rule(m, name);
+            *block = ns__scope_block(m, name);
+            if (mo->names.count >= NS__MEMO_MAX) return -1;
+            int added;
+            k = ns_strmap_intern(&mo->names, name, &added);
+            size_t nb = (size_t)m->nblocks + 1;
+            if (k >= mo->cap) {
+                mo->cap = mo->cap ? mo->cap * 2 : 256;
+                mo->rule = ns_xrealloc(mo->rule, sizeof *mo->rule * mo->cap);
+                mo->block = ns_xrealloc(mo->block, sizeof *mo->block * mo->cap);
+                mo->next = ns_xrealloc(mo->next, sizeof *mo->next * mo->cap);
+                mo->marks = ns_xrealloc(mo->marks, sizeof *mo->marks * mo->cap * nb);
+            }
+            mo->rule[k] = *rule ? (int)(*rule - m->names) : -1;
+            mo->block[k] = *block ? (int)(*block - m->blocks) : -1;
+            mo->next[k] = -1;
+            for (size_t bi = 0; bi < nb; bi++) {
+                const ns__block *bl = bi < (size_t)m->nblocks ? &m->blocks[bi] : &m->any;
+                unsigned long long w = 0;
+                for (int j = 0; j < bl->nmarkers && j < NS__MARKS_MAX; j++)
+                    if (ns__rule_match(&bl->markers[j], name)) w |= 1ull << j;
+                mo->marks[k * nb + bi] = w;
+            }
+            if (prev >= 0) mo->next[prev] = (int)k;
+            return (int)k;
         }
-        mo->rule[k] = *rule ? (int)(*rule - m->names) : -1;
-        mo->block[k] = *block ? (int)(*block - m->blocks) : -1;
-        for (size_t bi = 0; bi < nb; bi++) {
-            const ns__block *bl = bi < (size_t)m->nblocks ? &m->blocks[bi] : &m->any;
-            unsigned long long w = 0;
-            for (int j = 0; j < bl->nmarkers && j < NS__MARKS_MAX; j++)
-                if (ns__rule_match(&bl->markers[j], name)) w |= 1ull << j;
-            mo->marks[k * nb + bi] = w;
-        }
-        return (int)k;
+        if (prev >= 0) mo->next[prev] = (int)k;
     }
     *rule = mo->rule[k] >= 0 ? &m->names[mo->rule[k]] : NULL;
     *block = mo->block[k] >= 0 ? &m->blocks[mo->block[k]] : NULL;
@@ -295,15 +308,18 @@ ns_stage_of *ns_stage_assign_new(const ns_stage_map *m, const ns_report *r, long
     /* level L = depth + 1 (the root is level 0); for the last node seen at
      * each level: its stage, and the level whose scan its children join */
     size_t nl = (size_t)maxd + 2;
-    int *stg = ns_xmalloc(sizeof *stg * nl);
-    int *scan = ns_xmalloc(sizeof *scan * nl);
-    ns__scan *sc = ns_xmalloc(sizeof *sc * nl);
+    /* the per-level arrays in one block (a report of a dense log is a
+     * few dozen rows: its mallocs show) */
+    ns__scan *sc = ns_xmalloc((sizeof *sc + 2 * sizeof(int)) * nl);
+    int *stg = (int *)(void *)(sc + nl);
+    int *scan = stg + nl;
     ns_stage_of *of = ns_xcalloc((size_t)n + 1, sizeof *of);
     const ns__block *any = m->any.nmarkers ? &m->any : NULL;
 
     const ns__rule *rule;
     const ns__block *b;
-    of[0] = (ns_stage_of){-1, 0, NS_STAGE_BY_NONE, ns__name_facts(m, root->name, &rule, &b)};
+    int prev = ns__name_facts(m, root->name, -1, &rule, &b); /* the last id looked up */
+    of[0] = (ns_stage_of){-1, 0, NS_STAGE_BY_NONE, prev};
     stg[0] = -1;
     if (!b) b = any;
     scan[0] = b ? 0 : -1;
@@ -322,7 +338,8 @@ ns_stage_of *ns_stage_assign_new(const ns_stage_map *m, const ns_report *r, long
             continue;
         }
         int s = scan[d - 1];
-        int id = ns__name_facts(m, x->name, &rule, &b);
+        int id = ns__name_facts(m, x->name, prev, &rule, &b);
+        prev = id;
         if (s >= 0) ns__scan_row(&sc[s], m, id, x->name);
         if (rule) of[i] = (ns_stage_of){rule->stage, rule->line, NS_STAGE_BY_NAME, id};
         else if (s >= 0 && sc[s].stage >= 0)
@@ -345,8 +362,6 @@ ns_stage_of *ns_stage_assign_new(const ns_stage_map *m, const ns_report *r, long
             scan[d] = -1;
         }
     }
-    free(stg);
-    free(scan);
     free(sc);
     *np = n;
     return of;

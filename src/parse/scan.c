@@ -433,6 +433,21 @@ static void ns__emit(ns__scan *st, ns_report *r) {
     if (st->sink(r, st->ctx) != 0) st->sc->stopped = 1;
 }
 
+/* "#N" for a report's label, without a printf (one per report: a dense
+ * log has one every few dozen lines); tmp holds at least 24 bytes. */
+static char *ns__hash_label(char *tmp, int n) {
+    char digits[16];
+    int k = 0;
+    unsigned u = (unsigned)n;
+    do digits[k++] = (char)('0' + u % 10), u /= 10;
+    while (u);
+    char *o = tmp;
+    *o++ = '#';
+    while (k) *o++ = digits[--k];
+    *o = 0;
+    return tmp;
+}
+
 /* Give a new report its index and its label: the nearest --label-regex
  * match before it, else the hook's (an NPUW sub-model), else "#N". */
 static void ns__number(ns__scan *st, ns_report *r) {
@@ -443,8 +458,7 @@ static void ns__number(ns__scan *st, ns_report *r) {
                !(r->label = st->hook->label_new(st->hook->ctx, r, st->found))) {
         if (st->sc->number_late) return; /* "#N" once its place is known */
         char tmp[32];
-        snprintf(tmp, sizeof tmp, "#%d", r->index + 1);
-        r->label = ns_strdup(tmp);
+        r->label = ns_strdup(ns__hash_label(tmp, r->index + 1));
     }
 }
 
