@@ -2,7 +2,9 @@
 #include "base/needles.h"
 
 #include <string.h>
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* x86-64 with SSE2 (a build without it, tests/run.sh's portable one, has
+ * only the position-at-a-time search), the rest chosen at run time */
+#if defined(__x86_64__) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define NS__NEEDLES_X86 1
 #endif
