@@ -83,20 +83,34 @@ static int ns__cand(const ns_needles *nd, const unsigned char *u) {
 static void ns__verify(const ns_needles *nd, const char *s, size_t q, size_t n, uint64_t *which) {
     if (q + 4 > n) return;
     uint32_t w = ns__word(s + q);
+    unsigned h = ns__hash(w); /* most candidates end here */
+    if (!(nd->bits[h >> 6] & ((uint64_t)1 << (h & 63)))) return;
     for (int j = 0; j < nd->n; j++)
         if (nd->head[j] == w && nd->len[j] <= n - q && !memcmp(s + q, nd->text[j], nd->len[j]))
             *which |= (uint64_t)1 << j;
 }
 
+/* Does a needle begin at s[q] (of n bytes), or is it an escape the
+ * search stops at?  The candidate q, checked. */
+static int ns__hit(const ns_needles *nd, const char *s, size_t q, size_t n, int esc) {
+    if (esc && s[q] == 0x1b) return 1;
+    uint64_t m = 0;
+    ns__verify(nd, s, q, n, &m);
+    return m != 0;
+}
+
 /* The search from offset `from` on, one position at a time: with which
- * NULL, the first candidate (or escape, with esc); else every candidate
- * verified into *which, and n. */
+ * NULL, the first hit (ns__hit); else every candidate verified into
+ * *which, and n. */
 static size_t ns__next_scalar(const ns_needles *nd, const char *s, size_t from, size_t n,
                               int esc, uint64_t *which) {
     const unsigned char *u = (const unsigned char *)s;
     for (size_t i = from; i < n; i++) {
         if ((esc && u[i] == 0x1b) || (i + 4 <= n && ns__cand(nd, u + i))) {
-            if (!which) return i;
+            if (!which) {
+                if (ns__hit(nd, s, i, n, esc)) return i;
+                continue;
+            }
             ns__verify(nd, s, i, n, which);
         }
     }
@@ -138,7 +152,10 @@ static size_t ns__next_scalar(const ns_needles *nd, const char *s, size_t from, 
         bits &= ~0u << drop;                                                               \
         for (; bits; bits &= bits - 1) {                                                   \
             size_t q = at + (size_t)__builtin_ctz(bits);                                   \
-            if (!which) return q;                                                          \
+            if (!which) {                                                                  \
+                if (ns__hit(nd, s, q, n, esc)) return q;                                   \
+                continue;                                                                  \
+            }                                                                              \
             ns__verify(nd, s, q, n, which);                                                \
         }                                                                                  \
         if (at != i) /* the overlapping block was the last: two bytes remain */            \

@@ -21,8 +21,9 @@
  * needle only if, for each of its three bytes, the two nibbles' lookups
  * share a bucket bit, and the three share one: a byte shuffle per nibble
  * answers that for 32 positions at once (AVX2) or 16 (SSSE3).  That is a
- * superset of the positions where a needle begins, never fewer; the
- * caller checks what it finds (ns_needles_which does, exactly).
+ * superset of the positions where a needle begins, never fewer, and each
+ * such candidate is then checked against the needles themselves (their
+ * hash first, as above), so what the search finds is exact.
  *
  * Needles are borrowed (string literals), at least 4 bytes long, at most
  * NS_NEEDLES_MAX of them.
@@ -56,9 +57,9 @@ int ns_needles_add(ns_needles *nd, const char *text);
 /* 1 when [s, s+n) holds one of the needles, else 0 (one position at a
  * time: the reference the vector search is tested against). */
 int ns_needles_any(const ns_needles *nd, const char *s, size_t n);
-/* The offset of the first position of [s, s+n) where a needle may begin
- * (a superset: see the top of the file), or, when esc is set, where a byte
- * 0x1b (an ANSI escape) is, whichever comes first; n when there is none.
+/* The offset of the first position of [s, s+n) where a needle begins
+ * (all of it inside the n bytes), or, when esc is set, where a byte 0x1b
+ * (an ANSI escape) is, whichever comes first; n when there is none.
  * level is the vector code to use, the NS_SIMD_* of parse/scan.h: 0 one
  * position at a time, 1 16 positions (when the CPU has SSSE3, else 0), 2
  * 32 positions (when it has AVX2, else 1). */

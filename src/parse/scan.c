@@ -279,8 +279,9 @@ static long ns__skip_noise(ns__reader *rd) { return ns__skip_lines(rd, rd->end);
  * holds none of them is nothing to it: such a line is skipped as if there
  * were no hook, when the byte before its newline allows.  The texts are
  * searched for in the buffer, not line by line (ns_needles_next: three
- * head bytes at 32 or 16 positions at once), up to the first place one may
- * begin; the lines before the line that holds it go as noise, and that
+ * head bytes at 32 or 16 positions at once, each candidate then checked),
+ * up to the first place one begins; the lines before the line that holds
+ * it go as noise, and that
  * line, like every line the skip stops at, takes the ordinary path (the
  * hook sees it cleaned and decides).  A text cannot cross a line's end (no
  * needle holds a newline) nor the buffer's (only whole lines before the
@@ -288,16 +289,30 @@ static long ns__skip_noise(ns__reader *rd) { return ns__skip_lines(rd, rd->end);
  * What the hook sees is the line cleaned (parse/scan.c, ns__clean) from
  * its last CR on: a part of the raw line, unless an ANSI escape was taken
  * out of the middle and joined a text -- so an escape byte stops the skip
- * too.  With NS_SIMD_NONE nothing is skipped (as for noise).  Returns the
- * lines skipped. */
+ * too.  The search goes ahead NS__SIEVE_SPAN bytes at a time, so that a
+ * line the skip stops at for its last byte does not make the rest of the
+ * buffer searched again.  With NS_SIMD_NONE nothing is skipped (as for
+ * noise).  Returns the lines skipped. */
+#define NS__SIEVE_SPAN (16u << 10)
+
 static long ns__skip_sieve(ns__reader *rd, const ns_scan_hook *hk) {
     if (ns__simd < 0) ns_scan_simd(-1);
     if (ns__simd == NS_SIMD_NONE) return 0;
     const ns_needles *nd = hk->needles(hk->ctx);
     if (!nd) return 0;
-    size_t lim = rd->start + ns_needles_next(nd, rd->buf + rd->start, rd->end - rd->start, 1,
-                                             ns__simd);
-    return ns__skip_lines(rd, lim);
+    long lines = 0;
+    for (;;) {
+        size_t from = rd->start, span = rd->end - from;
+        if (span > NS__SIEVE_SPAN) span = NS__SIEVE_SPAN;
+        size_t at = ns_needles_next(nd, rd->buf + from, span, 1, ns__simd);
+        lines += ns__skip_lines(rd, from + at);
+        /* on only when the span held no text and the skip went to its
+         * end: it stopped in the line the span cuts, not at a line it
+         * must look at (one that ends before the span does) */
+        if (at < span || rd->start == from ||
+            memchr(rd->buf + rd->start, '\n', from + span - rd->start))
+            return lines;
+    }
 }
 
 /* ====== Line cleaning ====== */
