@@ -768,7 +768,8 @@ static void ns__trace_doc(ns__scan *st, ns__reader *rd) {
 
 /* Every complete line in the reader (and, at its end, the last one): the
  * loop both the file scan and the pushed stream run.  Labels and a hook's
- * lines need every line; otherwise runs of noise are skipped. */
+ * lines need every line; otherwise runs of noise are skipped -- with a
+ * hook that names the texts it needs, the noise that holds none. */
 static void ns__scan_lines(ns__scan *st, ns__reader *rd) {
     ns_scanner *sc = st->sc;
     const char *s;
