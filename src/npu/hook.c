@@ -11,6 +11,11 @@
  * every line is ignored, so another compiler's log gets nothing).
  * All of it is per input: `end` hands back the held report and forgets the
  * rest.
+ * A line that holds none of the matchers' texts (npu.c, ns_npu_needles)
+ * is nothing to the hook; it tells the scanner so (ns__needles), which then
+ * skips such lines unseen -- except while the hook must see every line:
+ * inside a strategy dump, or (detection) until a line of the NPU stack,
+ * when the texts are that stack's logger names.
  */
 #include "npu/hook.h"
 

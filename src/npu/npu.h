@@ -40,9 +40,11 @@ int ns_npu_fact_in(const char *s, size_t n, uint64_t have, const char **name, do
  * reports (the facts above, the IE statistics, weights separation, the
  * NPUW trace and subgraph lines, the strategy dump's head, the memory
  * collector's lines): a line holding none of them is nothing to the hook,
- * which asks ns_needles_any first (hook.c).  A matcher with a new text
- * adds it here; tests/unit_npu_filter.c holds the hook with and without
- * this filter to the same output over every fixture. */
+ * which asks ns_needles_which first (hook.c) and has the scanner skip the
+ * lines that hold none (parse/scan.h, ns_scan_hook.needles).  A matcher
+ * with a new text adds it here; tests/unit_npu_filter.c holds the hook
+ * with and without this filter, and tests/unit_npu_skip.c with and without
+ * the skip, to the same output over every fixture. */
 void ns_npu_needles(ns_needles *nd);
 
 /* Is the (cleaned) line one that only the NPU stack logs -- a vpux logger
