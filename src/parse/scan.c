@@ -281,9 +281,8 @@ static long ns__skip_noise(ns__reader *rd) { return ns__skip_lines(rd, rd->end);
  * searched for in the buffer, not line by line (ns_needles_next: three
  * head bytes at 32 or 16 positions at once, each candidate then checked),
  * up to the first place one begins; the lines before the line that holds
- * it go as noise, and that
- * line, like every line the skip stops at, takes the ordinary path (the
- * hook sees it cleaned and decides).  A text cannot cross a line's end (no
+ * it go as noise, and that line, like every line the skip stops at, takes
+ * the ordinary path (the hook sees it cleaned and decides).  A text cannot cross a line's end (no
  * needle holds a newline) nor the buffer's (only whole lines before the
  * place found are skipped; the line it cuts is read the ordinary way).
  * What the hook sees is the line cleaned (parse/scan.c, ns__clean) from
