@@ -16,7 +16,9 @@
 #      log (20..200 noise lines between reports, about half the bytes report
 #      rows) shows the parsers' own speed, the worst case.
 #   2. throughput of `npuscope top -q -n 5 LOG` against `wc -l LOG` (best of 3,
-#      file warm in the page cache)
+#      interleaved, CPU time when /usr/bin/time exists, file warm in the page
+#      cache); the log is an NPU log, so top reads it with the NPU hook (the
+#      default), and `--no-npu` (the scan alone) is shown beside it
 #   3. peak RSS (/usr/bin/time -f %M) of `top` and of `tree --format json`
 #   4. Python regex parsers (tests/bench_baseline.py: "plain", the row regex
 #      on every line, which the >= 20x target is stated against, and
@@ -96,7 +98,7 @@ cleanup() {
     elif [ "$OWN_DIR" = 1 ]; then
         rm -rf "$W"
     else
-        rm -f "$BLOCK" "$BIG" "$SLICE" "$DBLOCK" "$DENSE" "$W/counts" "$W/dcounts" "$W/out" "$W/err" "$W/rss" "$W/py-plain.out" "$W/py-tuned.out" \
+        rm -f "$BLOCK" "$BIG" "$SLICE" "$DBLOCK" "$DENSE" "$W/counts" "$W/dcounts" "$W/out" "$W/err" "$W/rss" "$W/cpu" "$W/py-plain.out" "$W/py-tuned.out" \
               "$MODULE" "$BAREOUT"
         rm -rf "$RECDIR" "$CAPDIR"
     fi
@@ -286,14 +288,51 @@ echo "python  : $slice_what, $(calc "%.1f" "$slice_bytes / $MB") MB ($nslice blo
 
 # --- 2. throughput -------------------------------------------------------------
 echo
-echo "== 2. throughput on the whole log (best of $BENCH_RUNS, page cache warm)"
-best_of "$BENCH_RUNS" "$W/out" wc -l "$BIG"; wc_s=$BEST
+# The log is an NPU log, so `top` reads it with the NPU hook (the default,
+# recognised by its lines); --no-npu, the scan alone, is shown beside it.
+# CPU time (user + sys, GNU time) when /usr/bin/time exists: on a shared
+# machine the wall clock measures the neighbours; else the wall clock.
+# The three are interleaved, run by run, so each pair shares its minute.
+cpu_s() { # cpu_s OUTFILE CMD...: one run's CPU seconds into CPU (empty: failed)
+    local out=$1 rc; shift
+    CPU=
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -f '%U %S' -o "$W/cpu" "$@" > "$out" 2> "$W/err"; rc=$?
+        check_rc "$rc" "'$*'" || return 1
+        CPU=$(awk 'END { printf "%.3f", $1 + $2 }' "$W/cpu")
+    else
+        local t0 t1
+        stamp t0; "$@" > "$out" 2> "$W/err"; rc=$?; stamp t1
+        check_rc "$rc" "'$*'" || return 1
+        CPU=$(calc "%.3f" "($t1 - $t0) / 1e9")
+    fi
+}
+lower() { if [ -z "$1" ] || awk "BEGIN { exit !($2 < $1) }"; then echo "$2"; else echo "$1"; fi; }
+clock_what=$([ -x /usr/bin/time ] && echo "CPU time, user + sys" || echo "wall clock")
+echo "== 2. throughput on the whole log (best of $BENCH_RUNS, interleaved, $clock_what, page cache warm)"
+wc_s='' top_s='' nonpu_s='' top_ok=1 nonpu_ok=1
+for ((i = 0; i < BENCH_RUNS; i++)); do
+    cpu_s "$W/out" wc -l "$BIG" && wc_s=$(lower "$wc_s" "$CPU")
+    if [ "$nonpu_ok" = 1 ]; then
+        if cpu_s "$W/out" "$NPUSCOPE" top -q -n 5 --no-npu "$BIG"; then nonpu_s=$(lower "$nonpu_s" "$CPU"); else nonpu_ok=0; fi
+    fi
+    if [ "$top_ok" = 1 ]; then
+        if cpu_s "$W/out" "$NPUSCOPE" top -q -n 5 "$BIG"; then top_s=$(lower "$top_s" "$CPU"); else top_ok=0; fi
+    fi
+done
+[ "$top_ok" = 1 ] || top_s=
+[ "$nonpu_ok" = 1 ] || nonpu_s=
+[ -n "$wc_s" ] || die "wc -l failed"
+# a run under the clock's resolution (10 ms) counts as one tick
+awk "BEGIN { exit !($wc_s < 0.01) }" && wc_s=0.010
 echo "wc -l                     : ${wc_s} s  $(mbps "$big_bytes" "$wc_s") MB/s"
-top_s=
-if best_of "$BENCH_RUNS" "$W/out" "$NPUSCOPE" top -q -n 5 "$BIG"; then
-    top_s=$BEST
-    echo "npuscope top -q -n 5      : ${top_s} s  $(mbps "$big_bytes" "$top_s") MB/s"
+if [ -n "$nonpu_s" ]; then
+    echo "npuscope top --no-npu     : ${nonpu_s} s  $(mbps "$big_bytes" "$nonpu_s") MB/s  (the scan alone: $(calc "%.2f" "$wc_s / $nonpu_s") of wc -l)"
+fi
+if [ -n "$top_s" ]; then
+    echo "npuscope top -q -n 5      : ${top_s} s  $(mbps "$big_bytes" "$top_s") MB/s  (NPU log: the hook reads its facts)"
     sed 's/^/    /' "$W/out"
+    echo "top / wc -l throughput    : $(calc "%.2f" "$wc_s / $top_s") (target >= 0.5: $(met "$wc_s / $top_s >= 0.5"))"
 fi
 
 # --- 2b. the report-dense log ---------------------------------------------------
@@ -560,9 +599,13 @@ row measure value baseline ratio target met
 row "$(printf '%0.s-' {1..34})" "$(printf '%0.s-' {1..14})" "$(printf '%0.s-' {1..16})" "--------" "---------" "-------"
 if [ -n "$top_s" ]; then
     r=$(calc "%.2f" "$wc_s / $top_s")
-    row "top throughput, $(calc "%.0f" "$big_bytes / $MB") MB log" "$(mbps "$big_bytes" "$top_s") MB/s" "wc -l $(mbps "$big_bytes" "$wc_s") MB/s" "$r" ">= 0.5" "$(met "$r >= 0.5")"
+    row "top throughput, $(calc "%.0f" "$big_bytes / $MB") MB NPU log" "$(mbps "$big_bytes" "$top_s") MB/s" "wc -l $(mbps "$big_bytes" "$wc_s") MB/s" "$r" ">= 0.5" "$(met "$r >= 0.5")"
 else
     row "top throughput" "FAILED" "wc -l $(mbps "$big_bytes" "$wc_s") MB/s" "-" ">= 0.5" "not met"
+fi
+if [ -n "$nonpu_s" ]; then
+    r=$(calc "%.2f" "$wc_s / $nonpu_s")
+    row "the same, --no-npu" "$(mbps "$big_bytes" "$nonpu_s") MB/s" "wc -l $(mbps "$big_bytes" "$wc_s") MB/s" "$r" "-" "-"
 fi
 if [ -n "$dtop_s" ]; then
     r=$(calc "%.2f" "$dwc_s / $dtop_s")

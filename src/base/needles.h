@@ -11,6 +11,20 @@
  * of its own matchers and lose nothing, provided every text a matcher
  * needs is a needle.
  *
+ * The same set is also searched for many bytes at once (ns_needles_next),
+ * so that the scanner can pass over whole runs of lines that hold none of
+ * the texts without looking at each line (parse/scan.c, "Skipping lines
+ * between reports").  Each needle's first three bytes go into nibble
+ * tables: needles are put in up to 8 buckets (by their first byte), and
+ * for byte k of a head, lo[k][c & 15] and hi[k][c >> 4] have the bits of
+ * the buckets with a needle whose byte k is c.  A position may begin a
+ * needle only if, for each of its three bytes, the two nibbles' lookups
+ * share a bucket bit, and the three share one: a byte shuffle per nibble
+ * answers that for 32 positions at once (AVX2) or 16 (SSSE3).  That is a
+ * superset of the positions where a needle begins, never fewer, and each
+ * such candidate is then checked against the needles themselves (their
+ * hash first, as above), so what the search finds is exact.
+ *
  * Needles are borrowed (string literals), at least 4 bytes long, at most
  * NS_NEEDLES_MAX of them.
  */
@@ -28,13 +42,33 @@ typedef struct {
     const char *text[NS_NEEDLES_MAX];    /* the needles (borrowed) */
     size_t len[NS_NEEDLES_MAX];          /* their lengths */
     int n;                               /* needles added */
+    unsigned char lo[3][16];             /* head byte k's low nibble -> bucket bits */
+    unsigned char hi[3][16];             /* head byte k's high nibble -> bucket bits */
+    unsigned char first[8];              /* the first byte each bucket stands for */
+    int nbuckets;                        /* buckets in use (distinct first bytes, at most 8) */
+    int level;                           /* the vector code ns_needles_which uses (see
+                                          * ns_needles_next); 0 after init */
 } ns_needles;
 
 void ns_needles_init(ns_needles *nd);
 /* Add a needle; returns 0, or -1 when it is shorter than 4 bytes or the
  * set is full (a programming error the caller's tests catch). */
 int ns_needles_add(ns_needles *nd, const char *text);
-/* 1 when [s, s+n) holds one of the needles, else 0. */
+/* 1 when [s, s+n) holds one of the needles, else 0 (one position at a
+ * time: the reference the vector search is tested against). */
 int ns_needles_any(const ns_needles *nd, const char *s, size_t n);
+/* The offset of the first position of [s, s+n) where a needle begins
+ * (all of it inside the n bytes), or, when esc is set, where a byte 0x1b
+ * (an ANSI escape) is, whichever comes first; n when there is none.
+ * level is the vector code to use, the NS_SIMD_* of parse/scan.h: 0 one
+ * position at a time, 1 16 positions (when the CPU has SSSE3, else 0), 2
+ * 32 positions (when it has AVX2, else 1). */
+size_t ns_needles_next(const ns_needles *nd, const char *s, size_t n, int esc, int level);
+/* Which needles [s, s+n) holds: bit i for needle i (in the order added),
+ * exact; 0 when none. */
+uint64_t ns_needles_which(const ns_needles *nd, const char *s, size_t n);
+/* The bit ns_needles_which gives needle `text` (compared as a string), or
+ * 0 when it is not in the set. */
+uint64_t ns_needles_bit(const ns_needles *nd, const char *text);
 
 #endif

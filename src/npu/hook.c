@@ -11,6 +11,11 @@
  * every line is ignored, so another compiler's log gets nothing).
  * All of it is per input: `end` hands back the held report and forgets the
  * rest.
+ * A line that holds none of the matchers' texts (npu.c, ns_npu_needles)
+ * is nothing to the hook; it tells the scanner so (ns__needles), which then
+ * skips such lines unseen -- except while the hook must see every line:
+ * inside a strategy dump, or (detection) until a line of the NPU stack,
+ * when the texts are that stack's logger names.
  */
 #include "npu/hook.h"
 
@@ -156,19 +161,24 @@ static void ns__line(void *ctx, const char *s, size_t n) {
         h->seen = 1;
     }
     /* one pass for every text below: most lines of a log hold none (a
-     * strategy dump's JSON lines are read whole, once it has begun) */
-    if (!h->strat && !h->every_line && !ns_needles_any(&h->needles, s, n)) return;
-    if (ns__strategy(h, s, n)) return;
-    if (ns_npu_mem_line(&h->mem, s, n)) return; /* per-pass memory: npu/memory.h */
-    if (ns__ws(h, s, n) || ns__trace(h, s, n)) return;
-    if (ns_npu_fact(s, n, &name, &value, &side)) {
+     * strategy dump's JSON lines are read whole, once it has begun), and
+     * a line that holds some goes only to the matchers that look for them
+     * (each finds nothing without its texts) */
+    uint64_t have = ~(uint64_t)0;
+    if (!h->strat && !h->every_line && !(have = ns_needles_which(&h->needles, s, n))) return;
+    if ((h->strat || (have & h->need_strat)) && ns__strategy(h, s, n)) return;
+    /* per-pass memory: npu/memory.h */
+    if ((have & h->need_mem) && ns_npu_mem_line(&h->mem, s, n)) return;
+    if (((have & h->need_ws) && ns__ws(h, s, n)) || ((have & h->need_npuw) && ns__trace(h, s, n)))
+        return;
+    if ((have & h->need_fact) && ns_npu_fact_in(s, n, have, &name, &value, &side)) {
         if (side == NS_FACT_NEXT) ns__next_set(h, name, value);
         else if (h->held) ns_report_set_fact(h->held, name, value);
         if (side == NS_FACT_PREV) h->ws_inits = -1; /* the compile has ended */
         return;
     }
     size_t k;
-    if (h->npuw && (k = ns_npuw_subgraph(s, n, &name))) {
+    if (h->npuw && (have & h->need_npuw) && (k = ns_npuw_subgraph(s, n, &name))) {
         free(h->subgraph);
         h->subgraph = ns_strndup(name, k);
     }
@@ -283,6 +293,16 @@ static ns_report *ns__end(void *ctx) {
     return done;
 }
 
+/* The texts ns__line needs now (scan.h): none while it reads every line
+ * (a strategy dump's JSON, the tests' every_line), the NPU stack's
+ * loggers while detection waits for one, else its matchers' texts. */
+static const ns_needles *ns__needles(void *ctx) {
+    ns_npu_hook *h = ctx;
+    if (h->every_line || h->strat) return NULL;
+    if (h->detect && !h->seen) return &h->log_needles;
+    return &h->needles;
+}
+
 /* ====== Public ====== */
 
 void ns_npu_hook_init(ns_npu_hook *h, const char *npuw, const ns_diag *d) {
@@ -290,8 +310,21 @@ void ns_npu_hook_init(ns_npu_hook *h, const char *npuw, const ns_diag *d) {
     h->npuw = npuw;
     h->ws_inits = -1;
     ns_npu_needles(&h->needles);
+    ns_npu_log_needles(&h->log_needles);
+    h->needles.level = h->log_needles.level = ns_simd_best();
+    /* each matcher's texts (npu.c, ns_npu_needles); the facts' are the rest */
+    const ns_needles *nd = &h->needles;
+    h->need_strat = ns_needles_bit(nd, "Final strategies for output pipelining:");
+    h->need_mem = ns_needles_bit(nd, "Peak memory usage after '") |
+                  ns_needles_bit(nd, "Compile Init["); /* memory.c's Init marker */
+    h->need_ws = ns_needles_bit(nd, "Total number of Inits: ") |
+                 ns_needles_bit(nd, "Compile Init[") | ns_needles_bit(nd, "Compile Main");
+    h->need_npuw = ns_needles_bit(nd, "[ NPUW:");
+    h->need_fact = ~(h->need_strat | ns_needles_bit(nd, "Peak memory usage after '") |
+                     h->need_ws | h->need_npuw);
     if (d) h->diag = *d;
-    h->ops = (ns_scan_hook){h, ns__line, ns__begin, ns__label_new, ns__finish, ns__end};
+    h->ops = (ns_scan_hook){h, ns__line, ns__begin, ns__label_new, ns__finish, ns__end,
+                            ns__needles};
 }
 
 void ns_npu_hook_init_detect(ns_npu_hook *h, const char *npuw, const ns_diag *d) {

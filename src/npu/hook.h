@@ -60,7 +60,14 @@ typedef struct {
     ns_buf strat_json;         /* the JSON collected so far */
     ns_npu_mem mem;            /* memory-usage-collector lines for the next report */
     ns_needles needles;        /* the texts a line must hold to matter (npu.h) */
-    int every_line;            /* tests: every line through the matchers, no filter */
+    ns_needles log_needles;    /* detect: the texts a line of the NPU stack holds */
+    uint64_t need_strat;       /* the needles (bits of ns_needles_which) without which */
+    uint64_t need_mem;         /* ... the strategy dump's head, the memory collector, */
+    uint64_t need_ws;          /* ... weights separation, the NPUW trace and subgraph */
+    uint64_t need_npuw;        /* ... lines and the facts (the rest) match nothing: */
+    uint64_t need_fact;        /* ... a line goes only to the matchers it can feed */
+    int every_line;            /* tests: every line through the matchers, no filter
+                                * and no skip */
 } ns_npu_hook;
 
 /* Facts for every report; labels by `npuw` too when it is not NULL (a

@@ -52,6 +52,8 @@ static const char *ns__find(const char *s, size_t n, const char *text) {
 /* ====== What a line must hold to matter ====== */
 
 void ns_npu_needles(ns_needles *nd) {
+    /* the facts first, in their order, then the IE statistics: the bits
+     * ns_npu_fact_in reads */
     static const char *const others[] = {
         "[dump-statistics-of-ie-ops]",             /* ie_ops (below) */
         "Total number of Inits: ", "Compile Init[", /* weights separation (ns_npu_ws_line), */
@@ -100,16 +102,24 @@ static int ns__ie_ops(const char *s, size_t n, double *value) {
     return 1;
 }
 
+#define NS__NFACTS (sizeof ns__facts / sizeof ns__facts[0])
+
 int ns_npu_fact(const char *s, size_t n, const char **name, double *value, ns_fact_side *side) {
+    return ns_npu_fact_in(s, n, ~(uint64_t)0, name, value, side);
+}
+
+int ns_npu_fact_in(const char *s, size_t n, uint64_t have, const char **name, double *value,
+                   ns_fact_side *side) {
     if (n < 12) return 0;
-    int ie = ns__ie_ops(s, n, value);
+    int ie = have >> NS__NFACTS & 1 ? ns__ie_ops(s, n, value) : 0;
     if (ie) {
         if (ie < 0) return 0; /* another line of that logger */
         *name = "ie_ops";
         *side = NS_FACT_NEXT;
         return 1;
     }
-    for (size_t i = 0; i < sizeof ns__facts / sizeof ns__facts[0]; i++) {
+    for (size_t i = 0; i < NS__NFACTS; i++) {
+        if (!(have >> i & 1)) continue; /* the line does not hold its text */
         const char *p = ns__find(s, n, ns__facts[i].text);
         if (!p || !ns__number(p, s + n, value)) continue;
         *name = ns__facts[i].name;
@@ -125,18 +135,26 @@ int ns_npu_fact(const char *s, size_t n, const char **name, double *value, ns_fa
  * setup, the plugin's compiler adapters and the driver's compiler library
  * (2024 "VCL", 2026 "NPU_VCL"). */
 static const char *const ns__npu_loggers[] = {
-    "vpux-compiler", "compiler-threading", "DriverCompilerAdapter", "PluginCompilerAdapter",
-    "VCL", "NPU_VCL", NULL};
+    "[vpux-compiler]", "[compiler-threading]", "[DriverCompilerAdapter]",
+    "[PluginCompilerAdapter]", "[VCL]", "[NPU_VCL]", NULL}; /* in their brackets */
 
 int ns_npu_log_line(const char *s, size_t n) {
     if (n >= 8 && ns__find(s, n < 24 ? n : 24, "[ NPUW:")) return 1;
     ns_logline l;
     if (!ns_logline_parse(s, n, &l)) return 0;
     for (int i = 0; ns__npu_loggers[i]; i++)
-        if (strlen(ns__npu_loggers[i]) == l.logger_len &&
-            !memcmp(ns__npu_loggers[i], l.logger, l.logger_len))
+        if (strlen(ns__npu_loggers[i]) == l.logger_len + 2 &&
+            !memcmp(ns__npu_loggers[i] + 1, l.logger, l.logger_len))
             return 1;
     return 0;
+}
+
+/* A line ns_npu_log_line takes holds "[ NPUW:" or a logger's name in its
+ * brackets (ns_logline_parse reads it between '[' and the first ']'). */
+void ns_npu_log_needles(ns_needles *nd) {
+    ns_needles_init(nd);
+    ns_needles_add(nd, "[ NPUW:");
+    for (int i = 0; ns__npu_loggers[i]; i++) ns_needles_add(nd, ns__npu_loggers[i]);
 }
 
 int ns_npu_log_sniff(const char *buf, size_t len) {

@@ -30,14 +30,21 @@ typedef enum {
 /* Is the (cleaned) line an NPU compile fact?  Sets *name (static string),
  * *value and *side and returns 1; else 0. */
 int ns_npu_fact(const char *s, size_t n, const char **name, double *value, ns_fact_side *side);
+/* The same, trying only the facts whose texts the line holds: `have` is
+ * what ns_needles_which gives for the set of ns_npu_needles (its first
+ * bits are the facts', then the IE statistics'); ~0 tries every one. */
+int ns_npu_fact_in(const char *s, size_t n, uint64_t have, const char **name, double *value,
+                   ns_fact_side *side);
 
 /* Every fixed text a matcher of this layer looks for on a line between
  * reports (the facts above, the IE statistics, weights separation, the
  * NPUW trace and subgraph lines, the strategy dump's head, the memory
  * collector's lines): a line holding none of them is nothing to the hook,
- * which asks ns_needles_any first (hook.c).  A matcher with a new text
- * adds it here; tests/unit_npu_filter.c holds the hook with and without
- * this filter to the same output over every fixture. */
+ * which asks ns_needles_which first (hook.c) and has the scanner skip the
+ * lines that hold none (parse/scan.h, ns_scan_hook.needles).  A matcher
+ * with a new text adds it here; tests/unit_npu_filter.c holds the hook
+ * with and without this filter, and tests/unit_npu_skip.c with and without
+ * the skip, to the same output over every fixture. */
 void ns_npu_needles(ns_needles *nd);
 
 /* Is the (cleaned) line one that only the NPU stack logs -- a vpux logger
@@ -46,6 +53,9 @@ void ns_npu_needles(ns_needles *nd);
  * an NPUW line ("[ NPUW:")?  Such a line tells an NPU log from any other:
  * MLIR, LLVM and clang print none of them. */
 int ns_npu_log_line(const char *s, size_t n);
+/* The texts a line must hold for ns_npu_log_line to take it, as a needle
+ * set: the hook in detect mode skips the lines without one (hook.c). */
+void ns_npu_log_needles(ns_needles *nd);
 /* Does a buffer (the head of an input) hold such a line?  1 or 0. */
 int ns_npu_log_sniff(const char *buf, size_t len);
 

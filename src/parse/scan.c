@@ -181,32 +181,32 @@ static int ns__simd = -1; /* NS_SIMD_* in use; -1 until chosen */
 /* The lines ending in the block at `at`, from its newline mask: skipped
  * up to the first that needs a look.  Returns 1 when the skip stops. */
 __attribute__((always_inline)) static inline int ns__skip_block(const char *buf, size_t at,
-                                                                 uint64_t nl, size_t *line_start,
-                                                                 long *lines) {
+                                                                 uint64_t nl, size_t lim,
+                                                                 size_t *line_start, long *lines) {
     for (; nl; nl &= nl - 1) {
         size_t end = at + (size_t)__builtin_ctzll(nl);
         /* a '\n' at offset 0 ends an empty line: the buffer starts at a
          * line start */
-        if (end > 0 && ns__end_byte[(unsigned char)buf[end - 1]]) return 1;
+        if (end >= lim || (end > 0 && ns__end_byte[(unsigned char)buf[end - 1]])) return 1;
         (*lines)++;
         *line_start = end + 1;
     }
     return 0;
 }
 
-static size_t ns__skip_sse2(const ns__reader *rd, long *lines) {
+static size_t ns__skip_sse2(const ns__reader *rd, size_t lim, long *lines) {
     const __m128i nlv = _mm_set1_epi8('\n');
     const char *buf = rd->buf;
     size_t line_start = rd->start, end = rd->end;
     long n = 0;
-    for (size_t at = rd->start; at + 64 <= end; at += 64) {
+    for (size_t at = rd->start; at + 64 <= end && at < lim; at += 64) {
         const char *p = buf + at;
         uint64_t nl = 0;
         for (int i = 0; i < 4; i++) {
             __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i));
             nl |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nlv)) << (16 * i);
         }
-        if (ns__skip_block(buf, at, nl, &line_start, &n)) break;
+        if (ns__skip_block(buf, at, nl, lim, &line_start, &n)) break;
     }
     *lines = n;
     return line_start;
@@ -214,19 +214,20 @@ static size_t ns__skip_sse2(const ns__reader *rd, long *lines) {
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define NS__HAVE_AVX2 1
-__attribute__((target("avx2"))) static size_t ns__skip_avx2(const ns__reader *rd, long *lines) {
+__attribute__((target("avx2"))) static size_t ns__skip_avx2(const ns__reader *rd, size_t lim,
+                                                            long *lines) {
     const __m256i nlv = _mm256_set1_epi8('\n');
     const char *buf = rd->buf;
     size_t line_start = rd->start, end = rd->end;
     long n = 0;
-    for (size_t at = rd->start; at + 64 <= end; at += 64) {
+    for (size_t at = rd->start; at + 64 <= end && at < lim; at += 64) {
         const char *p = buf + at;
         __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)p);
         __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
         uint64_t nl = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, nlv)) |
                       (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, nlv))
                           << 32;
-        if (ns__skip_block(buf, at, nl, &line_start, &n)) break;
+        if (ns__skip_block(buf, at, nl, lim, &line_start, &n)) break;
     }
     *lines = n;
     return line_start;
@@ -251,23 +252,66 @@ int ns_scan_simd(int want) {
     return ns__simd;
 }
 
-/* Returns the lines skipped. */
-static long ns__skip_noise(ns__reader *rd) {
+/* The whole lines from rd->start whose newline comes before lim and that
+ * ns__boring would drop, skipped.  Returns the lines skipped. */
+static long ns__skip_lines(ns__reader *rd, size_t lim) {
     long lines = 0;
     size_t to = rd->start;
     if (ns__simd < 0) ns_scan_simd(-1);
     switch (ns__simd) {
 #if defined(NS__HAVE_AVX2)
-    case NS_SIMD_AVX2: to = ns__skip_avx2(rd, &lines); break;
+    case NS_SIMD_AVX2: to = ns__skip_avx2(rd, lim, &lines); break;
 #endif
 #if defined(__SSE2__)
-    case NS_SIMD_SSE2: to = ns__skip_sse2(rd, &lines); break;
+    case NS_SIMD_SSE2: to = ns__skip_sse2(rd, lim, &lines); break;
 #endif
-    default: break; /* NS_SIMD_NONE: line by line */
+    default: (void)lim; break; /* NS_SIMD_NONE: line by line */
     }
     rd->start = to;
     rd->lineno += lines;
     return lines;
+}
+
+static long ns__skip_noise(ns__reader *rd) { return ns__skip_lines(rd, rd->end); }
+
+/* Skipping past a hook's texts.  A hook whose line callback looks only for
+ * a few fixed texts says which (ns_scan_hook.needles), and a line that
+ * holds none of them is nothing to it: such a line is skipped as if there
+ * were no hook, when the byte before its newline allows.  The texts are
+ * searched for in the buffer, not line by line (ns_needles_next: three
+ * head bytes at 32 or 16 positions at once, each candidate then checked),
+ * up to the first place one begins; the lines before the line that holds
+ * it go as noise, and that line, like every line the skip stops at, takes
+ * the ordinary path (the hook sees it cleaned and decides).  A text cannot cross a line's end (no
+ * needle holds a newline) nor the buffer's (only whole lines before the
+ * place found are skipped; the line it cuts is read the ordinary way).
+ * What the hook sees is the line cleaned (parse/scan.c, ns__clean) from
+ * its last CR on: a part of the raw line, unless an ANSI escape was taken
+ * out of the middle and joined a text -- so an escape byte stops the skip
+ * too.  The search goes ahead NS__SIEVE_SPAN bytes at a time, so that a
+ * line the skip stops at for its last byte does not make the rest of the
+ * buffer searched again.  With NS_SIMD_NONE nothing is skipped (as for
+ * noise).  Returns the lines skipped. */
+#define NS__SIEVE_SPAN (16u << 10)
+
+static long ns__skip_sieve(ns__reader *rd, const ns_scan_hook *hk) {
+    if (ns__simd < 0) ns_scan_simd(-1);
+    if (ns__simd == NS_SIMD_NONE) return 0;
+    const ns_needles *nd = hk->needles(hk->ctx);
+    if (!nd) return 0;
+    long lines = 0;
+    for (;;) {
+        size_t from = rd->start, span = rd->end - from;
+        if (span > NS__SIEVE_SPAN) span = NS__SIEVE_SPAN;
+        size_t at = ns_needles_next(nd, rd->buf + from, span, 1, ns__simd);
+        lines += ns__skip_lines(rd, from + at);
+        /* on only when the span held no text and the skip went to its
+         * end: it stopped in the line the span cuts, not at a line it
+         * must look at (one that ends before the span does) */
+        if (at < span || rd->start == from ||
+            memchr(rd->buf + rd->start, '\n', from + span - rd->start))
+            return lines;
+    }
 }
 
 /* ====== Line cleaning ====== */
@@ -737,16 +781,19 @@ static void ns__trace_doc(ns__scan *st, ns__reader *rd) {
 
 /* Every complete line in the reader (and, at its end, the last one): the
  * loop both the file scan and the pushed stream run.  Labels and a hook's
- * lines need every line; otherwise runs of noise are skipped. */
+ * lines need every line; otherwise runs of noise are skipped -- with a
+ * hook that names the texts it needs, the noise that holds none. */
 static void ns__scan_lines(ns__scan *st, ns__reader *rd) {
     ns_scanner *sc = st->sc;
     const char *s;
     size_t n;
     int fast = !sc->has_label_re && !(sc->hook && sc->hook->line);
+    /* a hook that says which texts its lines need: noise that holds none */
+    int sieve = !sc->has_label_re && !fast && sc->hook->needles;
     for (;;) {
-        if (fast && st->state == NS__IDLE) {
+        if ((fast || sieve) && st->state == NS__IDLE) {
             size_t before = rd->start;
-            sc->lines += ns__skip_noise(rd);
+            sc->lines += fast ? ns__skip_noise(rd) : ns__skip_sieve(rd, sc->hook);
             sc->bytes += rd->start - before;
         }
         if (sc->stopped || !ns__getline(rd, &s, &n)) break;

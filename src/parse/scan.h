@@ -11,6 +11,7 @@
 #ifndef NPUSCOPE_SCAN_H
 #define NPUSCOPE_SCAN_H
 
+#include "base/needles.h"
 #include "model/report.h"
 
 #include <regex.h>
@@ -45,9 +46,19 @@ typedef int (*ns_sink)(ns_report *r, void *ctx);
  *              it) -- or NULL;
  *   end        the input ends: the report still held back, or NULL; the
  *              hook forgets what it knew of this input.
+ *   needles    the texts the line callback looks for now: while it
+ *              returns a set, line does nothing with a line that holds
+ *              none of them (once cleaned), so the scanner may leave such
+ *              lines out and hands on only the lines that hold one (or
+ *              may: the search is a superset) and those it must look at
+ *              itself; NULL: line needs every line.  Asked again before
+ *              every run of lines the scanner skips, so the answer may
+ *              change with what line has seen (NPU: a strategy dump
+ *              begins, detection ends).
  * Every report a hook holds comes back through begin, finish or end, so
  * the sink still sees each report once, in order.  A hook with a line
- * callback makes the scanner look at every line (no noise skipping). */
+ * callback and no needles makes the scanner look at every line (no noise
+ * skipping). */
 typedef struct {
     void *ctx;                                                 /* the hook's state */
     void (*line)(void *ctx, const char *s, size_t n);          /* a line between reports */
@@ -55,6 +66,7 @@ typedef struct {
     char *(*label_new)(void *ctx, const ns_report *r, int nth); /* its label, or NULL */
     ns_report *(*finish)(void *ctx, ns_report *r);             /* a report is complete */
     ns_report *(*end)(void *ctx);                              /* the input ends */
+    const ns_needles *(*needles)(void *ctx);                   /* what line needs now, or NULL */
 } ns_scan_hook;
 
 typedef struct {
