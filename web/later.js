@@ -10,10 +10,12 @@
  * the parser would have read it in place.  Here each part is parsed from
  * that text into an inert template and put where its noscript element was:
  *
- *   - after the first frame (a timer set from requestAnimationFrame, with a
- *     plain timer as the fallback for a page that is never drawn), in page
- *     order, about PART_BYTES of markup per task and a new task for the
- *     next, so that a click, a key or a scroll waits for one part at most;
+ *   - after the first frame, in the main thread's idle moments
+ *     (requestIdleCallback after requestAnimationFrame; a plain timer as
+ *     the fallback for a page that is never drawn), in page order, about
+ *     PART_BYTES of markup per task and a new task for the next, so that a
+ *     click or a key already waiting goes first, and one that comes later
+ *     waits for one part at most;
  *   - a part whose section comes into view (or near it: IntersectionObserver)
  *     moves to the front of that queue;
  *   - everything at once before printing (beforeprint, and print media
@@ -35,6 +37,7 @@
  * whose explorer has nothing to show.
  */
   var PART_BYTES = 65536;      /* markup built in one task (at least one part) */
+  var IDLE_WAIT_MS = 200;      /* the longest a step waits for an idle moment */
   var html = document.documentElement;
   var queue = [];              /* noscript.later elements not yet built, next first */
   var begun = false;           /* the timed building has started */
@@ -66,10 +69,17 @@
     html.setAttribute('data-complete', '1');
   }
 
+  // the next step when the main thread is idle (a click or a key waiting
+  // goes first), and within IDLE_WAIT_MS even when it never is
+  function later(fn) {
+    if (window.requestIdleCallback) requestIdleCallback(fn, { timeout: IDLE_WAIT_MS });
+    else setTimeout(fn, 0);
+  }
+
   function step() {
     var n = 0;
     while (queue.length && n < PART_BYTES) n += build(queue.shift());
-    if (queue.length) setTimeout(step, 0);
+    if (queue.length) later(step);
     else finish();
   }
 
@@ -131,8 +141,8 @@
     if (!queue.length) return;
     watch();
     var go = function () { if (!begun) { begun = true; step(); } };
-    if (window.requestAnimationFrame) requestAnimationFrame(function () { setTimeout(go, 0); });
-    setTimeout(go, 250);
+    if (window.requestAnimationFrame) requestAnimationFrame(function () { later(go); });
+    setTimeout(go, 500);
   }
   window.addEventListener('hashchange', function () { collect(); toFragment(); });
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
