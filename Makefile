@@ -36,7 +36,7 @@ endif
 # main.c is a module, built to the same path below $(BUILD)/.
 SRCS    = $(filter-out src/main.c,$(wildcard src/*/*.c src/*/*/*.c))
 # the report page's CSS and JS, compiled in as C strings (tools/embed.sh)
-WEB     = web/report.css web/report.js web/picker.js
+WEB     = web/report.css web/report.js web/picker.js web/later.js
 OBJS    = $(SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/web_assets.o
 UNITS   = $(patsubst tests/%.c,$(BUILD)/%,$(wildcard tests/unit*.c))
 DEPS    = $(OBJS:.o=.d) $(BUILD)/main.d $(UNITS:=.d)

@@ -189,12 +189,6 @@
     show();
   }
 
-  // A long table is folded (render/html.c); print it whole.
-  window.addEventListener('beforeprint', function () {
-    var folds = document.querySelectorAll('details.fold');
-    for (var i = 0; i < folds.length; i++) folds[i].open = true;
-  });
-
   /* ====== Start ====== */
   if (window.performance && performance.mark) performance.mark('npuscope-ready');
   document.documentElement.setAttribute('data-ready', '1');

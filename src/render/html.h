@@ -9,7 +9,8 @@
  * inline SVG (render_svg.c), its tables as HTML, and its timing trees as
  * JSON in a <script type="application/json"> block that the JS reads and
  * renders lazily.  Everything but the tree explorer is static HTML, so the
- * page reads and prints without JavaScript.
+ * page reads and prints without JavaScript (with it, the figures and
+ * tables are built from that same HTML after the first paint: html.c).
  *
  * Safety: every name from a log is text, never markup.  Here every string
  * goes through ns_xml_text; in the JSON block ns_json_str escapes '<' (so
@@ -27,7 +28,9 @@
 
 /* ====== Embedded assets ======
  * Generated from web/report.css, web/report.js and web/picker.js (the
- * script's two parts, written into one function; tools/embed.sh, run by
+ * explorer's two parts, written into one function) and web/later.js (the
+ * parts below the explorer built after the first paint, a function of its
+ * own before them; tools/embed.sh, run by
  * make into $(BUILD)/web_assets.c).  Declared weak so that a program that
  * links the src/ files without the generated one (the fuzz targets) still
  * links; the report then stops with a message instead of writing a page
@@ -35,6 +38,7 @@
 extern const char ns_web_report_css[] __attribute__((weak));
 extern const char ns_web_report_js[] __attribute__((weak));
 extern const char ns_web_picker_js[] __attribute__((weak));
+extern const char ns_web_later_js[] __attribute__((weak));
 
 /* ====== Tables ====== */
 typedef struct {

@@ -75,7 +75,9 @@ export async function open(browser, file, opts = {}) {
   page.on('dialog', (d) => { seen.dialogs.push(`${d.type()}: ${d.message()}`); d.dismiss().catch(() => {}); });
   const url = pathToFileURL(file).href;
   await page.goto(url, { waitUntil: opts.waitUntil || 'load' });
-  if (opts.waitUntil !== 'commit') await page.waitForSelector('html[data-ready]');
+  // ready: the explorer's first rows; complete: the figures and tables
+  // below it built (web/later.js), which the tests look at too
+  if (opts.waitUntil !== 'commit') await page.waitForSelector('html[data-ready][data-complete]');
   return { page, seen, url };
 }
 
@@ -87,8 +89,12 @@ export function pageData(file) {
   return JSON.parse(m[1]);
 }
 
+// A full-page screenshot; figures out of view are drawn for it (the page
+// leaves them to the browser until they come near: content-visibility in
+// web/report.css), as they are for printing.
 export async function screenshot(page, name) {
-  await page.screenshot({ path: path.join(shots, name + '.png'), fullPage: true });
+  await page.screenshot({ path: path.join(shots, name + '.png'), fullPage: true,
+    style: 'figure { content-visibility: visible !important; }' });
 }
 
 export function sh(cmd, args, opts = {}) {
