@@ -137,6 +137,16 @@ static int ns__inside_same_name(const ns_node *n, const ns_node *root) {
     return 0;
 }
 
+int ns_report_row_flags(const ns_report *rep, const ns_node *n) {
+    if (ns__not_a_row(rep, n)) return NS_ROW_NOT;
+    int f = 0;
+    if (!(n->child && (n->kind == NS_KIND_SCOPE || n->kind == NS_KIND_PIPELINE)) &&
+        !(rep->list_mode && n->kind == NS_KIND_PIPELINE))
+        f |= NS_ROW_PASS;
+    if (ns__inside_same_name(n, rep->root)) f |= NS_ROW_INSIDE;
+    return f;
+}
+
 void ns_run_pass_sums(const ns_run *r, const ns_strmap *names, double *sums, int *found) {
     for (size_t k = 0; k < names->count; k++) {
         sums[k] = 0;

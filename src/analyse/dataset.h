@@ -108,6 +108,13 @@ void ns_run_pass_names(const ns_run *r, ns_strmap *names);
  * sums[i] = ns_run_pass_wall(r, names->keys[i], &found[i]).  sums and found
  * hold names->count entries (set here). */
 void ns_run_pass_sums(const ns_run *r, const ns_strmap *names, double *sums, int *found);
+/* How the pass fields see row n of rep, as bits: NS_ROW_NOT (Total, Rest,
+ * the hidden root timer: never a row), else NS_ROW_PASS when it counts as
+ * a pass name (ns_run_pass_names) and NS_ROW_INSIDE when it is inside a
+ * row of the same name (whose time holds it: ns_run_pass_sums skips it).
+ * For readers that summarise a run's trees in one walk (analyse/diff.h). */
+enum { NS_ROW_NOT = 1, NS_ROW_PASS = 2, NS_ROW_INSIDE = 4 };
+int ns_report_row_flags(const struct ns_report *rep, const struct ns_node *n);
 
 /* ====== Values written as text ====== */
 

@@ -41,6 +41,7 @@
 
 #include "model/runs.h"
 #include "model/stages.h"
+#include "base/strmap.h"
 
 #include <stddef.h>
 
@@ -95,15 +96,68 @@ const char *ns_diff_verdict(int higher_better, double p, double shift, double a_
  * that has reports took no time there (0 s); a run without reports has no
  * pass values.  Likewise memory: a run whose reports have per-pass memory
  * and no line for a pass had it raise the peak by 0 kB (the collector logs
- * only a growth); a run with no per-pass memory at all has no value.  A stage no report of a run is mapped with, and a metric
- * missing from a run, are no value. */
+ * only a growth); a run with no per-pass memory at all has no value.  A
+ * metric missing from a run is no value.  The runs keep their trees: this
+ * summarises each (below) and compares the summaries. */
 void ns_diff_runs(const ns_run *const *a, int na, const ns_run *const *b, int nb,
                   const ns_diff_opts *o, ns_diff *d);
-/* The stage rows of the same runs, added to d after the passes and before
- * the metrics: one per stage of the maps sel (the command's --stages)
- * gives the reports of either side, in the maps' order. */
-void ns_diff_stages(const ns_run *const *a, int na, const ns_run *const *b, int nb,
-                    const ns_diff_opts *o, ns_stage_sel *sel, ns_diff *d);
+
+/* ====== Runs read one at a time ======
+ * What the rows need of a run's trees is a few numbers per name, so a
+ * command that reads a 100,000-run history run by run (parse/run_read.h,
+ * ns_run_folder_each) summarises each run as it is read (ns_diff_keep_run),
+ * frees its trees, and compares the summaries (ns_diff_summed): the same
+ * rows, to the bit, as ns_diff_runs over the trees -- the sums are taken
+ * row by row in the same order.  The names are interned once in the
+ * ns_diff_keep every summary of a comparison shares. */
+
+/* A run's numbers by name: ids into ns_diff_keep's names (or stages), the
+ * value of each. */
+typedef struct {
+    unsigned *id; /* name ids; for the pass sums NS_DIFF_IS_PASS marks a pass name */
+    double *v;    /* the value of each */
+    int n;        /* entries */
+    int cap;      /* allocated */
+} ns_diff_list;
+
+/* In ns_diff_sums.rows: the name is one of the run's pass names. */
+#define NS_DIFF_IS_PASS 0x80000000u
+
+typedef struct {
+    int has_reports; /* the run has reports: a pass it lacks took 0 s there */
+    int has_mem;     /* some report has per-pass memory: a pass it lacks raised 0 kB */
+    ns_diff_list rows; /* wall seconds of every row name, summed as ns_run_pass_sums does
+                        * (a row inside a same-named one not again), in first appearance */
+    ns_diff_list mem;  /* kB of every name with a memory line (finite ones summed) */
+    ns_diff_list stages; /* seconds of each stage of the main reports' maps, by ids into
+                          * ns_diff_keep.stages (only with a stage selection) */
+    const ns_stage_map **maps;   /* the maps its reports are read with, first use
+                                       * first (borrowed from the selection) */
+    int nmaps;       /* entries in maps */
+} ns_diff_sums;
+
+typedef struct {
+    ns_strmap names;   /* row names of every summary */
+    ns_strmap stages;  /* stage names of every summary */
+    ns_stage_sel *sel; /* the command's --stages (borrowed), NULL: no stage rows */
+    size_t *at;        /* scratch: per name id, its entry in the run being summarised + 1 */
+    size_t nat;        /* entries in at */
+} ns_diff_keep;
+
+/* sel: the stage selection the stage rows are read with, or NULL. */
+void ns_diff_keep_init(ns_diff_keep *k, ns_stage_sel *sel);
+void ns_diff_keep_free(ns_diff_keep *k);
+/* The summary of r's trees (r keeps them: free them after). */
+void ns_diff_keep_run(ns_diff_keep *k, const ns_run *r, ns_diff_sums *out);
+void ns_diff_sums_free(ns_diff_sums *s);
+/* ns_diff_runs over summaries: a[i] is summarised by sa[i].  With k->sel,
+ * the stage rows too (after the memory rows, before the metrics): one per
+ * stage of the maps the selection gives the reports of either side, in the
+ * maps' order (first seen, A first); a stage no main report of a run is
+ * mapped with is no value. */
+void ns_diff_summed(const ns_diff_keep *k, const ns_run *const *a, const ns_diff_sums *const *sa,
+                    int na, const ns_run *const *b, const ns_diff_sums *const *sb, int nb,
+                    const ns_diff_opts *o, ns_diff *d);
 void ns_diff_free(ns_diff *d);
 /* The verdict for people: a metric's also says which way its value went
  * ("faster (higher)" for more tokens/s, "slower (higher)" for more memory). */

@@ -1,8 +1,10 @@
 /* study.c -- the synthesis of a sweep (study.h): cells, regimes, their
  * compact descriptions and the fits the sweep supports.
  *
- * Everything is read off the table engine's rows and the runs' timing
- * reports; nothing is printed.  The one judgement made here is which
+ * Everything is read off the table engine's rows and summaries of the
+ * runs' timing reports (ns_study_sums: made from the trees here, or kept
+ * run by run by a command that frees the trees as it reads); nothing is
+ * printed.  The one judgement made here is which
  * fits a sweep "supports": an axis (or size_b) with 3 or more distinct
  * values, so that the 95% interval exists, and a workload fact the
  * reports carry for the pass that rules a regime.
@@ -18,52 +20,23 @@
 
 /* ====== Cells ====== */
 
-/* The heaviest leaf pass of stage `stage` over the reports of run r (ties
- * by name), with its share of the summed report totals. */
-static const char *ns__regime_pass(const ns_run *r, ns_stage_sel *sel, const char *stage,
-                                   double *share) {
-    ns_strmap names;
-    ns_strmap_init(&names);
-    double *wall = NULL, total = 0;
-    for (int k = 0; k < r->nreports; k++) {
-        ns_report *rep = r->reports[k];
-        double t = ns_stage_report_total(rep);
-        if (isfinite(t) && ns_report_is_main(rep)) total += t; /* breakdowns are inside */
-        const ns_stage_map *m = ns_stage_sel_pick(sel, rep);
-        long cnt;
-        ns_stage_of *of = ns_stage_assign_new(m, rep, &cnt);
-        long at = 0;
-        for (ns_node *nd = rep->root; nd && at < cnt; nd = ns_node_next(nd, rep->root), at++) {
-            if (nd->kind != NS_KIND_PASS || nd->child || of[at].stage < 0) continue;
-            if (strcmp(ns_stage_name(m, of[at].stage), stage) != 0) continue;
-            int added;
-            size_t i = ns_strmap_intern(&names, nd->name, &added);
-            if (added) wall = ns_xrealloc(wall, sizeof *wall * (i + 1)), wall[i] = 0;
-            if (isfinite(nd->val[NS_COL_WALL].v)) wall[i] += nd->val[NS_COL_WALL].v;
-        }
-        free(of);
-    }
-    const char *best = NULL;
-    double bw = 0;
+/* The heaviest leaf pass of stage `stage` over the reports of a run (ties
+ * by name), from its summary, with its share of the summed report totals. */
+static const char *ns__regime_pass(const ns_study_sums *r, const ns_study_keep *k,
+                                   const char *stage, double *share) {
     *share = NAN;
-    for (size_t i = 0; i < names.count; i++)
-        if (!best || wall[i] > bw || (wall[i] == bw && strcmp(names.keys[i], best) < 0)) {
-            best = names.keys[i];
-            bw = wall[i];
+    size_t id = ns_strmap_find(&k->names, stage);
+    for (int i = 0; id != (size_t)-1 && i < r->ntops; i++)
+        if (r->tops[i].stage == id) {
+            if (r->total > 0) *share = r->tops[i].wall / r->total;
+            return k->names.keys[r->tops[i].pass];
         }
-    /* the name must outlive the map: find the report row it came from */
-    const char *keep = NULL;
-    for (int k = 0; best && !keep && k < r->nreports; k++)
-        for (ns_node *nd = r->reports[k]->root; nd && !keep; nd = ns_node_next(nd, r->reports[k]->root))
-            if (nd->kind == NS_KIND_PASS && !strcmp(nd->name, best)) keep = nd->name;
-    if (keep && total > 0) *share = bw / total;
-    free(wall);
-    ns_strmap_free(&names);
-    return keep;
+    return NULL;
 }
 
 /* The cells: each configuration's compile row with a regime. */
-static void ns__cells(ns_study *s, const ns_table *t, ns_stage_sel *sel) {
+static void ns__cells(ns_study *s, const ns_table *t, const ns_study_sums *sums,
+                      const ns_study_keep *k) {
     for (int i = 0; i < t->nrows; i++) {
         const ns_table_row *row = &t->rows[i];
         if (!row->n || row->regime < 0 || !strcmp(row->cfg.mode, "warm")) continue;
@@ -77,8 +50,8 @@ static void ns__cells(ns_study *s, const ns_table *t, ns_stage_sel *sel) {
         c->share = NAN;
         c->pass = NULL;
         if (row->median_run >= 0)
-            c->pass = ns__regime_pass(&t->runs[row->median_run], sel,
-                                      t->stages.keys[row->regime], &c->share);
+            c->pass = ns__regime_pass(&sums[row->median_run], k, t->stages.keys[row->regime],
+                                      &c->share);
     }
 }
 
@@ -322,11 +295,9 @@ static double ns__run_x(const ns_run *r, const char *key) {
 
 /* Report total against axis x (source: the tag it comes from), one fit
  * per value of the grouping axis gk (or one fit when gk is NULL). */
-static void ns__fit_axis(ns_study *s, const ns_table *t, const char *x, const char *source,
-                         const ns__axis *gk, const ns__axis *ax, int nax) {
-    ns_field total;
-    const char *why;
-    ns_field_parse("total", 0, &total, &why);
+static void ns__fit_axis(ns_study *s, const ns_table *t, const ns_study_sums *sums,
+                         const char *x, const char *source, const ns__axis *gk,
+                         const ns__axis *ax, int nax) {
     for (int gi = 0; gi < (gk ? gk->n : 1); gi++) {
         char label[300];
         if (gk) snprintf(label, sizeof label, "%s=%s", gk->key, gk->v[gi]);
@@ -356,7 +327,7 @@ static void ns__fit_axis(ns_study *s, const ns_table *t, const char *x, const ch
                 for (int i = 0; i < row->cfg.nruns; i++) {
                     const ns_run *r = &t->runs[row->cfg.runs[i]];
                     if (!ns_run_counted(r) || ns__run_x(r, x) != xs[k]) continue;
-                    double y = ns_run_value(r, &total);
+                    double y = sums[row->cfg.runs[i]].total_field; /* the field "total" */
                     if (isfinite(y)) ys[ny++] = y;
                 }
             }
@@ -368,32 +339,28 @@ static void ns__fit_axis(ns_study *s, const ns_table *t, const char *x, const ch
     }
 }
 
-/* A regime's dominant pass against the fact that drives it, a point per
- * report of every counted compile of the sweep. */
-static void ns__fit_driver(ns_study *s, const ns_table *t, const char *pass, const char *fact) {
+/* A regime's dominant pass against the fact that drives it (driver d of
+ * ns__drivers), a point per report of every counted compile of the sweep. */
+static void ns__fit_driver(ns_study *s, const ns_table *t, const ns_study_sums *sums, int d) {
     char fx_spec[200], fy_spec[200];
-    snprintf(fx_spec, sizeof fx_spec, "fact:%s", fact);
-    snprintf(fy_spec, sizeof fy_spec, "pass:%s", pass);
-    ns_field fx, fy;
-    const char *why;
-    if (ns_field_parse(fx_spec, 1, &fx, &why) < 0 || ns_field_parse(fy_spec, 0, &fy, &why) < 0) return;
+    snprintf(fx_spec, sizeof fx_spec, "fact:%s", ns__drivers[d].fact);
+    snprintf(fy_spec, sizeof fy_spec, "pass:%s", ns__drivers[d].pass);
     ns_study_fit *f = ns__new_fit(s, fy_spec, fx_spec, NULL);
     f->per_report = 1;
     for (int c = 0; c < s->ncells; c++) {
         const ns_table_row *row = s->cells[c].row;
         for (int i = 0; i < row->cfg.nruns; i++) {
-            const ns_run *r = &t->runs[row->cfg.runs[i]];
-            if (!ns_run_counted(r)) continue;
-            for (int k = 0; k < r->nreports; k++) {
-                double x, y;
-                if (ns_report_point(r->reports[k], &fx, &fy, &x, &y) == 0) ns_fit_add(&f->fit, x, &y, 1);
-            }
+            if (!ns_run_counted(&t->runs[row->cfg.runs[i]])) continue;
+            const ns_study_sums *r = &sums[row->cfg.runs[i]];
+            for (int k = 0; k < r->npoints; k++)
+                if (r->points[k].driver == d) ns_fit_add(&f->fit, r->points[k].x, &r->points[k].y, 1);
         }
     }
     ns__keep_if_fitted(s);
 }
 
-static void ns__fits(ns_study *s, const ns_table *t, const ns__axis *ax, int nax) {
+static void ns__fits(ns_study *s, const ns_table *t, const ns_study_sums *sums,
+                     const ns__axis *ax, int nax) {
     /* x candidates: numeric axes, then size_b when the model tag gives it */
     for (int pass = 0; pass < 2; pass++)
         for (int a = 0; a < (pass ? 1 : nax); a++) {
@@ -409,22 +376,146 @@ static void ns__fits(ns_study *s, const ns_table *t, const ns__axis *ax, int nax
             const ns__axis *gk = NULL;
             for (int k = 0; k < nax && !gk; k++)
                 if (strcmp(ax[k].key, source) && !ns__numeric(ax[k].v, ax[k].n)) gk = &ax[k];
-            ns__fit_axis(s, t, x, source, gk, ax, nax);
+            ns__fit_axis(s, t, sums, x, source, gk, ax, nax);
         }
     for (int g = 0; g < s->nregimes; g++)
         for (size_t d = 0; s->regimes[g].pass && d < sizeof ns__drivers / sizeof ns__drivers[0]; d++)
             if (!strcmp(s->regimes[g].pass, ns__drivers[d].pass)) {
                 int done = 0;
                 for (int k = 0; k < s->nfits; k++) done |= s->fits[k].per_report && strstr(s->fits[k].y, ns__drivers[d].pass);
-                if (!done) ns__fit_driver(s, t, ns__drivers[d].pass, ns__drivers[d].fact);
+                if (!done) ns__fit_driver(s, t, sums, (int)d);
             }
+}
+
+/* ====== Summaries of a run's trees ======
+ * Each number is summed node by node in the order the study's walks over
+ * the trees always took, so the study from summaries is the same to the
+ * bit. */
+
+struct ns_study_own {
+    ns_study_keep keep;  /* the names the cells' passes point into */
+    ns_study_sums *sums; /* a summary per run of the table */
+    int n;               /* entries in sums */
+};
+
+void ns_study_keep_init(ns_study_keep *k) {
+    memset(k, 0, sizeof *k);
+    ns_strmap_init(&k->names);
+}
+
+void ns_study_keep_free(ns_study_keep *k) {
+    ns_strmap_free(&k->names);
+    free(k->at);
+    memset(k, 0, sizeof *k);
+}
+
+void ns_study_sums_free(ns_study_sums *s) {
+    free(s->tops);
+    free(s->points);
+    memset(s, 0, sizeof *s);
+}
+
+/* Per stage name, its leaf passes' summed walls over the run's reports
+ * (each report under its own map), then the heaviest of each (ties by
+ * name): what ns__regime_pass reads for any stage.  The (stage, pass)
+ * sums are found by pass id (k->at) and a chain over the stages the pass
+ * was seen in (almost always one). */
+typedef struct {
+    unsigned stage; /* stage name id */
+    unsigned pass;  /* pass name id */
+    double wall;    /* summed wall of the pass's rows in that stage */
+    int next;       /* the next sum of the same pass (another stage) + 1, 0: none */
+} ns__pair;
+
+static void ns__keep_tops(ns_study_keep *k, const ns_run *r, ns_stage_sel *sel,
+                          ns_study_sums *out) {
+    ns__pair *pairs = NULL;
+    int npairs = 0, cap = 0;
+    for (int q = 0; q < r->nreports; q++) {
+        ns_report *rep = r->reports[q];
+        const ns_stage_map *m = ns_stage_sel_pick(sel, rep);
+        long cnt;
+        ns_stage_of *of = ns_stage_assign_new(m, rep, &cnt);
+        long at = 0;
+        for (ns_node *nd = rep->root; nd && at < cnt; nd = ns_node_next(nd, rep->root), at++) {
+            if (nd->kind != NS_KIND_PASS || nd->child || of[at].stage < 0) continue;
+            unsigned stage = (unsigned)ns_strmap_intern(&k->names, ns_stage_name(m, of[at].stage), NULL);
+            size_t pass = ns_strmap_intern(&k->names, nd->name, NULL);
+            if (pass >= k->nat) {
+                size_t n = k->nat ? k->nat : 64;
+                while (n <= pass) n *= 2;
+                k->at = ns_xrealloc(k->at, sizeof *k->at * n);
+                memset(k->at + k->nat, 0, sizeof *k->at * (n - k->nat));
+                k->nat = n;
+            }
+            int i = k->at[pass] - 1, last = -1;
+            while (i >= 0 && pairs[i].stage != stage) last = i, i = pairs[i].next - 1;
+            if (i < 0) {
+                if (npairs == cap) {
+                    cap = cap ? 2 * cap : 64;
+                    pairs = ns_xrealloc(pairs, sizeof *pairs * (size_t)cap);
+                }
+                i = npairs++;
+                pairs[i] = (ns__pair){stage, (unsigned)pass, 0, 0};
+                if (last < 0) k->at[pass] = i + 1;
+                else pairs[last].next = i + 1;
+            }
+            if (isfinite(nd->val[NS_COL_WALL].v)) pairs[i].wall += nd->val[NS_COL_WALL].v;
+        }
+        free(of);
+    }
+    for (int i = 0; i < npairs; i++) {
+        k->at[pairs[i].pass] = 0; /* ready for the next run */
+        int t = 0;
+        while (t < out->ntops && out->tops[t].stage != pairs[i].stage) t++;
+        if (t == out->ntops) {
+            out->tops = ns_xrealloc(out->tops, sizeof *out->tops * (size_t)(out->ntops + 1));
+            out->tops[out->ntops++] = (ns_study_top){pairs[i].stage, pairs[i].pass, pairs[i].wall};
+            continue;
+        }
+        ns_study_top *b = &out->tops[t];
+        if (pairs[i].wall > b->wall ||
+            (pairs[i].wall == b->wall &&
+             strcmp(k->names.keys[pairs[i].pass], k->names.keys[b->pass]) < 0))
+            b->pass = pairs[i].pass, b->wall = pairs[i].wall;
+    }
+    free(pairs);
+}
+
+void ns_study_keep_run(ns_study_keep *k, const ns_run *r, ns_stage_sel *sel, ns_study_sums *out) {
+    memset(out, 0, sizeof *out);
+    int any = 0;
+    for (int q = 0; q < r->nreports; q++) {
+        double t = ns_stage_report_total(r->reports[q]);
+        if (!ns_report_is_main(r->reports[q]) || !isfinite(t)) continue;
+        out->total += t; /* breakdowns are inside */
+        any = 1;
+    }
+    out->total_field = any && isfinite(out->total) ? out->total : NAN;
+    ns__keep_tops(k, r, sel, out);
+    for (size_t d = 0; d < sizeof ns__drivers / sizeof ns__drivers[0]; d++) {
+        char fx_spec[200], fy_spec[200];
+        snprintf(fx_spec, sizeof fx_spec, "fact:%s", ns__drivers[d].fact);
+        snprintf(fy_spec, sizeof fy_spec, "pass:%s", ns__drivers[d].pass);
+        ns_field fx, fy;
+        const char *why;
+        if (ns_field_parse(fx_spec, 1, &fx, &why) < 0 || ns_field_parse(fy_spec, 0, &fy, &why) < 0)
+            continue;
+        for (int q = 0; q < r->nreports; q++) {
+            double x, y;
+            if (ns_report_point(r->reports[q], &fx, &fy, &x, &y) != 0) continue;
+            out->points = ns_xrealloc(out->points, sizeof *out->points * (size_t)(out->npoints + 1));
+            out->points[out->npoints++] = (ns_study_point){x, y, (int)d};
+        }
+    }
 }
 
 /* ====== The study ====== */
 
-int ns_study_build(ns_study *s, const ns_table *t, ns_stage_sel *sel, ns_study_fix_fn fix) {
+int ns_study_build_summed(ns_study *s, const ns_table *t, const ns_study_sums *sums,
+                          const ns_study_keep *keep, ns_study_fix_fn fix) {
     memset(s, 0, sizeof *s);
-    ns__cells(s, t, sel);
+    ns__cells(s, t, sums, keep);
     if (s->ncells < NS_STUDY_MIN_CONFIGS) { /* no study: nothing is left to free */
         ns_study_free(s);
         return -1;
@@ -449,10 +540,22 @@ int ns_study_build(ns_study *s, const ns_table *t, ns_stage_sel *sel, ns_study_f
     for (int a = 1; a < nax && num < 0; a++)
         if (ns__numeric(ax[a].v, ax[a].n)) num = a;
     for (int g = 0; g < s->nregimes; g++) ns__describe(s, &s->regimes[g], ax, nax, num);
-    ns__fits(s, t, ax, nax);
+    ns__fits(s, t, sums, ax, nax);
     for (int a = 0; a < nax; a++) free(ax[a].v);
     free(ax);
     return 0;
+}
+
+int ns_study_build(ns_study *s, const ns_table *t, ns_stage_sel *sel, ns_study_fix_fn fix) {
+    struct ns_study_own *own = ns_xcalloc(1, sizeof *own);
+    ns_study_keep_init(&own->keep);
+    own->n = t->nruns;
+    own->sums = ns_xcalloc((size_t)t->nruns + 1, sizeof *own->sums);
+    for (int i = 0; i < t->nruns; i++) ns_study_keep_run(&own->keep, &t->runs[i], sel, &own->sums[i]);
+    int rc = ns_study_build_summed(s, t, own->sums, &own->keep, fix);
+    s->own = own; /* after: the build starts from an empty study; freed with it */
+    if (rc < 0) ns_study_free(s); /* too small: nothing is left allocated */
+    return rc;
 }
 
 void ns_study_free(ns_study *s) {
@@ -468,5 +571,11 @@ void ns_study_free(ns_study *s) {
     free(s->fits);
     free(s->cells);
     free(s->axes);
+    if (s->own) {
+        for (int i = 0; i < s->own->n; i++) ns_study_sums_free(&s->own->sums[i]);
+        free(s->own->sums);
+        ns_study_keep_free(&s->own->keep);
+        free(s->own);
+    }
     memset(s, 0, sizeof *s);
 }

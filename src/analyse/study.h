@@ -53,7 +53,8 @@
 typedef struct {
     const ns_table_row *row; /* its compile row (borrowed from the table) */
     int regime;              /* index into the table's stages */
-    const char *pass;        /* heaviest pass of the regime's stage (borrowed from a report), or NULL */
+    const char *pass;        /* heaviest pass of the regime's stage (borrowed from the
+                              * summaries' names), or NULL */
     double share;            /* its share of the summed report totals (NaN without a pass) */
 } ns_study_cell;
 
@@ -90,12 +91,60 @@ typedef struct {
     int nfits;               /* entries in fits */
     const char **axes;       /* tag keys that vary over the cells, table order (array owned) */
     int naxes;               /* entries in axes */
+    struct ns_study_own *own; /* ns_study_build's summaries of the trees, or NULL (owned) */
 } ns_study;
+
+/* ====== What a study reads of a run's trees ======
+ * The regimes' passes (the heaviest leaf pass of a stage in a cell's
+ * median run), the fits of the report totals and the driver fits (a point
+ * per report: a workload fact against a pass) read a few numbers of each
+ * run's trees.  A command that reads a history run by run keeps them per
+ * run (ns_study_keep_run) and frees the trees; ns_study_build_summed makes
+ * the study from them, the same study to the bit as from the trees. */
+
+typedef struct {
+    unsigned stage; /* a stage name of the run's maps (id in ns_study_keep.names) */
+    unsigned pass;  /* its heaviest leaf pass over the run's reports (ties by name) */
+    double wall;    /* that pass's summed wall seconds */
+} ns_study_top;
+
+typedef struct {
+    double x;   /* the report's workload fact */
+    double y;   /* the report's time of the driver pass */
+    int driver; /* which driver fit (study.c's list) */
+} ns_study_point;
+
+typedef struct {
+    double total;          /* the main reports' finite totals summed (0: none) */
+    double total_field;    /* the same as the field "total" gives it: NaN when none */
+    ns_study_top *tops;    /* per stage name (owned) */
+    int ntops;             /* entries in tops */
+    ns_study_point *points; /* the driver fits' points, report by report (owned) */
+    int npoints;           /* entries in points */
+} ns_study_sums;
+
+typedef struct {
+    ns_strmap names; /* stage and pass names of every summary; a cell's pass is one */
+    int *at;         /* scratch: per pass name id, its first (stage, pass) sum in the
+                      * run being summarised + 1, 0 for none */
+    size_t nat;      /* entries in at */
+} ns_study_keep;
+
+void ns_study_keep_init(ns_study_keep *k);
+void ns_study_keep_free(ns_study_keep *k);
+/* The summary of r's trees, its reports read with the maps sel gives them. */
+void ns_study_keep_run(ns_study_keep *k, const ns_run *r, ns_stage_sel *sel, ns_study_sums *out);
+void ns_study_sums_free(ns_study_sums *s);
 
 /* Build the study of table t (built with stage shares) and its runs.
  * Returns 0, or -1 when t has fewer than NS_STUDY_MIN_CONFIGS cells (s is
- * then empty but valid to free). */
+ * then empty but valid to free).  The runs' trees are summarised here; the
+ * cells' passes point into s->own. */
 int ns_study_build(ns_study *s, const ns_table *t, ns_stage_sel *sel, ns_study_fix_fn fix);
+/* The same from summaries: sums[i] of t->runs[i], made with k (which must
+ * outlive s: the cells' passes point into it). */
+int ns_study_build_summed(ns_study *s, const ns_table *t, const ns_study_sums *sums,
+                          const ns_study_keep *k, ns_study_fix_fn fix);
 void ns_study_free(ns_study *s);
 
 #endif

@@ -13,6 +13,9 @@
  * medians over the runs of a configuration: the rows `table` prints,
  * analyse/table.h).  What is advice stays here: the heaviest pass, the
  * rules and the trade-off; the numbers they weigh are the engine's.
+ * Run folders are read run by run: what the table, the cases and the study
+ * need of a run's trees is kept as it is read and the trees are freed
+ * ("Run folders, run by run").
  */
 #include "builtin/builtin.h"
 #include "cli/cli.h"
@@ -182,6 +185,17 @@ static const char *ns__fix_of(const char *stage, const char **cause) {
 
 /* ====== Gathering ====== */
 
+/* What a case reads of one run's trees (kept as the run is read). */
+typedef struct {
+    int has_reports;           /* the run kept a report (after --report N) */
+    const ns_stage_map *map;   /* the map of its first report (borrowed from the selection) */
+    int submodels;             /* sub-model compiles among its reports */
+    double total;              /* its reports' summed totals (ns__total) */
+    char *top;                 /* its heaviest pass (ns__top_pass_new), or NULL (owned) */
+    double top_share;          /* that pass's share of total */
+    double top_s;              /* its summed wall */
+} ns__run_sums;
+
 typedef struct {
     ns_stage_sel sel;    /* stage maps */
     ns__case *cases;     /* one per configuration or log */
@@ -190,6 +204,11 @@ typedef struct {
     ns_study study;      /* the sweep's synthesis (valid when studied) */
     int studied;         /* a study was made: NS_STUDY_MIN_CONFIGS cells or more */
     int per_config;      /* --per-config: the cases after the study */
+    ns__run_sums *sums;  /* per run read, what its cases need of its trees (owned) */
+    ns_study_sums *study_sums; /* per run read, what the study needs (owned) */
+    int cap;             /* allocated entries of both */
+    ns_study_keep keep;  /* the study summaries' names (the cells' passes point into it) */
+    long want;           /* --report N (0: every report) */
 } ns__advice;
 
 /* The summed totals of a compile's reports (those that have one); a
@@ -342,11 +361,9 @@ static double ns__row_metric(const ns_table *t, const ns_table_row *x, const cha
  * 16000), configurations without a counted run left out; the heaviest
  * pass is the largest share any compile of the row gave. */
 static void ns__from_runs(ns__advice *ad, ns_runset *rs) {
-    ns_table t;
-    ns_table_init(&t);
     ns_table_opts o = {&ad->sel, NULL, NULL};
-    ns_table_build(&t, rs->runs, rs->nruns, &o);
-    ad->table = t; /* kept for the study: freed with the advice */
+    ns_table_build(&ad->table, rs->runs, rs->nruns, &o); /* its stage sums kept run by run */
+    const ns_table t = ad->table;
     int *done = ns_xcalloc((size_t)t.nrows + 1, sizeof *done);
     for (int i = 0; i < t.nrows; i++) {
         if (done[i]) continue;
@@ -373,13 +390,13 @@ static void ns__from_runs(ns__advice *ad, ns_runset *rs) {
         double tshare = 0;
         for (int k = 0; compile && k < compile->cfg.nruns; k++) {
             const ns_run *r = &rs->runs[compile->cfg.runs[k]];
-            if (!ns_run_counted(r) || r->nreports == 0) continue;
+            const ns__run_sums *q = &ad->sums[compile->cfg.runs[k]];
+            if (!ns_run_counted(r) || !q->has_reports) continue;
             /* the map and sub-models of the compile row's last run with reports */
-            c->map = ns_stage_sel_pick(&ad->sel, r->reports[0]);
-            c->submodels = 0;
-            for (int q = 0; q < r->nreports; q++) c->submodels += ns_report_starts_compile(r->reports[q]);
-            double ps, pss, of = ns__total(r->reports, r->nreports);
-            char *top = ns__top_pass_new(r->reports, r->nreports, of, &ps, &pss);
+            c->map = q->map;
+            c->submodels = q->submodels;
+            double ps = q->top_share, pss = q->top_s, of = q->total;
+            char *top = q->top ? ns_strdup(q->top) : NULL;
             if (top && (!c->top_pass || ps > tshare)) {
                 free(c->top_pass);
                 c->top_pass = top;
@@ -410,15 +427,28 @@ static void ns__from_runs(ns__advice *ad, ns_runset *rs) {
         }
     }
     free(done);
-    ad->studied = ns_study_build(&ad->study, &ad->table, &ad->sel, ns__fix_of) == 0;
+    ad->studied = ns_study_build_summed(&ad->study, &ad->table, ad->study_sums, &ad->keep,
+                                        ns__fix_of) == 0;
 }
 
-/* --report N on run folders: every run keeps its N-th report alone (a run
- * with fewer keeps none), before anything is counted. */
-static void ns__take_report(ns_runset *rs, long want) {
-    for (int i = 0; i < rs->nruns; i++) {
-        ns_run *r = &rs->runs[i];
-        ns_report *keep = want <= r->nreports ? r->reports[want - 1] : NULL;
+/* ====== Run folders, run by run ======
+ * Each run is read, cut to its N-th report alone with --report N (a run
+ * with fewer keeps none) before anything is counted, and reduced to what
+ * is read of its trees later: its stage sums (the table's,
+ * ns_table_keep_stages), what its case reads (ns__run_sums) and what the
+ * study reads (ns_study_sums); then its trees are freed, so memory grows
+ * with the runs' records, not with their trees. */
+typedef struct {
+    ns__advice *ad; /* where the summaries go */
+    ns_runset *rs;  /* where the runs go, trees freed */
+} ns__reader;
+
+static void ns__take_run(ns_run *r, void *ctx) {
+    ns__reader *rd = ctx;
+    ns__advice *ad = rd->ad;
+    ns_runset *rs = rd->rs;
+    if (ad->want) {
+        ns_report *keep = ad->want <= r->nreports ? r->reports[ad->want - 1] : NULL;
         for (int k = 0; k < r->nreports; k++)
             if (r->reports[k] != keep) ns_report_free(r->reports[k]);
         r->nreports = 0;
@@ -427,6 +457,28 @@ static void ns__take_report(ns_runset *rs, long want) {
             r->reports[r->nreports++] = keep;
         }
     }
+    if (rs->nruns == ad->cap) {
+        ad->cap = ad->cap ? 2 * ad->cap : 64;
+        rs->runs = ns_xrealloc(rs->runs, sizeof *rs->runs * (size_t)ad->cap);
+        ad->sums = ns_xrealloc(ad->sums, sizeof *ad->sums * (size_t)ad->cap);
+        ad->study_sums = ns_xrealloc(ad->study_sums, sizeof *ad->study_sums * (size_t)ad->cap);
+    }
+    int i = rs->nruns++;
+    ns_run *kept = &rs->runs[i];
+    *kept = *r;
+    ns_table_keep_stages(&ad->table, kept, &ad->sel);
+    ns__run_sums *q = &ad->sums[i];
+    memset(q, 0, sizeof *q);
+    q->top_share = q->top_s = NAN;
+    q->has_reports = kept->nreports > 0;
+    if (q->has_reports) {
+        q->map = ns_stage_sel_pick(&ad->sel, kept->reports[0]);
+        for (int k = 0; k < kept->nreports; k++) q->submodels += ns_report_starts_compile(kept->reports[k]);
+        q->total = ns__total(kept->reports, kept->nreports);
+        q->top = ns__top_pass_new(kept->reports, kept->nreports, q->total, &q->top_share, &q->top_s);
+    }
+    ns_study_keep_run(&ad->keep, kept, &ad->sel, &ad->study_sums[i]);
+    ns_run_free_reports(kept);
 }
 
 /* ====== The NPUW decode lesson ======
@@ -703,6 +755,7 @@ int ns_cmd_advise(int argc, char **argv) {
     int ninputs = 0;
     ns__advice ad;
     memset(&ad, 0, sizeof ad);
+    ns_study_keep_init(&ad.keep);
     const ns_option own[] = {
         NS_OPT_STAGES(&stages),
         NS_OPT_CHOICE(0, "format", &format, "F", formats),
@@ -724,15 +777,16 @@ int ns_cmd_advise(int argc, char **argv) {
     ns_diag_quiet(ro.quiet);
     if (ns_stage_sel_init(&ad.sel, stages) != 0) { rc = NS_EXIT_USAGE; goto out; }
     ns_runset rs = {0};
+    ns__reader rd = {&ad, &rs};
+    ad.want = want;
     for (int i = 0; i < ninputs; i++) {
         struct stat st;
         if (stat(inputs[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-            if (ns_runset_read(&rs, inputs[i]) < 0) rc = NS_EXIT_USAGE;
+            if (ns_runs_each(inputs[i], ns__take_run, &rd) < 0) rc = NS_EXIT_USAGE;
         } else {
             if (ns__from_log(&ad, inputs[i], &ro, want) < 0) rc = NS_EXIT_USAGE;
         }
     }
-    if (want) ns__take_report(&rs, want);
     if (rs.nruns) ns__from_runs(&ad, &rs);
     if (!ad.ncases) {
         ns_error("no compile found to advise on");
@@ -750,9 +804,16 @@ int ns_cmd_advise(int argc, char **argv) {
     free(ad.cases);
     ns_study_free(&ad.study);
     ns_table_free(&ad.table);
+    for (int i = 0; i < rs.nruns; i++) {
+        free(ad.sums[i].top);
+        ns_study_sums_free(&ad.study_sums[i]);
+    }
+    free(ad.sums);
+    free(ad.study_sums);
     ns_runset_free(&rs);
     ns_stage_sel_free(&ad.sel);
 out:
+    ns_study_keep_free(&ad.keep);
     free(inputs);
     return rc;
 }

@@ -8,6 +8,10 @@
  * whose counted runs span cache modes is refused until --mode picks one:
  * a median of cold and warm compiles is not a number about anything.
  *
+ * The folders are read run by run: what a row needs of a run's trees is
+ * summarised as it is read, and a run neither side can select is dropped
+ * (see "Reading, run by run").
+ *
  * The rows and the verdict rule are diff.c's.  Here: reading, the warning
  * that a side has too few runs to ever be significant (with the smallest
  * p its sizes can reach), printing, and --fail-if-slower: exit 1 when the
@@ -244,6 +248,53 @@ static void ns__render_json(ns_buf *b, const ns__side *sa, const ns__side *sb, c
     ns_buf_puts(b, "\n]}\n");
 }
 
+/* ====== Reading, run by run ======
+ * A folder is read one run at a time (ns_runs_each): a run either side can
+ * select is summarised (analyse/diff.h, ns_diff_keep_run) and kept without
+ * its trees, the others are dropped as they come, so memory grows with the
+ * selected runs' records and a few numbers per pass, not with every tree
+ * of the history. */
+typedef struct {
+    ns_runset set;          /* the runs kept, trees freed (reading order) */
+    ns_diff_sums *sums;     /* the summary of each, parallel to set.runs */
+    int cap;                /* allocated entries of both */
+    ns_diff_keep *keep;     /* the names every summary shares (borrowed) */
+    const ns_kvlist *sel[2]; /* a run is kept when it matches one of them (NULL: none) */
+} ns__diff_reader;
+
+static void ns__diff_take(ns_run *r, void *ctx) {
+    ns__diff_reader *rd = ctx;
+    int want = 0;
+    for (int s = 0; s < 2 && !want; s++) want = rd->sel[s] && ns_select_match(r, rd->sel[s]);
+    if (!want) {
+        ns_run_free(r);
+        return;
+    }
+    if (rd->set.nruns == rd->cap) {
+        rd->cap = rd->cap ? 2 * rd->cap : 64;
+        rd->set.runs = ns_xrealloc(rd->set.runs, sizeof *rd->set.runs * (size_t)rd->cap);
+        rd->sums = ns_xrealloc(rd->sums, sizeof *rd->sums * (size_t)rd->cap);
+    }
+    ns_run *kept = &rd->set.runs[rd->set.nruns];
+    *kept = *r;
+    ns_diff_keep_run(rd->keep, kept, &rd->sums[rd->set.nruns++]);
+    ns_run_free_reports(kept);
+}
+
+static void ns__diff_reader_free(ns__diff_reader *rd) {
+    for (int i = 0; i < rd->set.nruns; i++) ns_diff_sums_free(&rd->sums[i]);
+    free(rd->sums);
+    ns_runset_free(&rd->set);
+    memset(rd, 0, sizeof *rd);
+}
+
+/* The summaries of a side's counted runs, in their order (rd read them). */
+static const ns_diff_sums **ns__side_sums_new(const ns__diff_reader *rd, const ns__side *s) {
+    const ns_diff_sums **out = ns_xcalloc((size_t)s->runs.n + 1, sizeof *out);
+    for (int i = 0; i < s->runs.n; i++) out[i] = &rd->sums[s->runs.runs[i] - rd->set.runs];
+    return out;
+}
+
 /* ====== The command ====== */
 
 /* Add a --a / --b selection to a side; -1 when malformed. */
@@ -342,7 +393,10 @@ int ns_cmd_diff(int argc, char **argv) {
     ns_stage_sel stages = {0};
     const char *stage_spec = NULL; /* --stages: stage rows under this map */
     ns__side sa = {0}, sb = {0};
-    ns_runset set_a = {0}, set_b = {0};
+    ns__diff_reader rd_a = {0}, rd_b = {0};
+    ns_diff_keep keep;
+    const ns_diff_sums **sums_a = NULL, **sums_b = NULL;
+    ns_diff_keep_init(&keep, NULL); /* its stage selection once --stages is read */
     ns_diff d = {0};
     char **inputs = ns_xcalloc((size_t)argc + 1, sizeof *inputs);
     const char *mode = NULL;
@@ -393,12 +447,20 @@ int ns_cmd_diff(int argc, char **argv) {
     ns_diag_quiet(quiet);
     sa.dir = inputs[0];
     sb.dir = inputs[ninputs - 1];
-    if (ns_runset_read(&set_a, sa.dir) < 0) rc = NS_EXIT_USAGE;
-    if (ninputs == 2 && ns_runset_read(&set_b, sb.dir) < 0) rc = NS_EXIT_USAGE;
+    keep.sel = stage_spec ? &stages : NULL;
+    rd_a.keep = rd_b.keep = &keep;
+    rd_a.sel[0] = &sa.sel;
+    rd_a.sel[1] = ninputs == 1 ? &sb.sel : NULL;
+    rd_b.sel[0] = &sb.sel;
+    if (ns_runs_each(sa.dir, ns__diff_take, &rd_a) < 0) rc = NS_EXIT_USAGE;
+    if (ninputs == 2 && ns_runs_each(sb.dir, ns__diff_take, &rd_b) < 0) rc = NS_EXIT_USAGE;
     if (rc) goto out;
-    if ((rc = ns__side_runs(&set_a, &sa, "A", mode)) ||
-        (rc = ns__side_runs(ninputs == 2 ? &set_b : &set_a, &sb, "B", mode)))
+    ns__diff_reader *rb = ninputs == 2 ? &rd_b : &rd_a;
+    if ((rc = ns__side_runs(&rd_a.set, &sa, "A", mode)) ||
+        (rc = ns__side_runs(&rb->set, &sb, "B", mode)))
         goto out;
+    sums_a = ns__side_sums_new(&rd_a, &sa);
+    sums_b = ns__side_sums_new(rb, &sb);
     size_t na = (size_t)sa.runs.n, nb = (size_t)sb.runs.n;
     double min_p = ns_mann_whitney_min_p(na, nb);
     if (na < NS__DIFF_ENOUGH || nb < NS__DIFF_ENOUGH) {
@@ -414,8 +476,8 @@ int ns_cmd_diff(int argc, char **argv) {
                                 "large, clean differences show",
                        na, na == 1 ? "" : "s", nb, min_p, NS__DIFF_ENOUGH);
     }
-    ns_diff_runs(sa.runs.runs, sa.runs.n, sb.runs.runs, sb.runs.n, &o, &d);
-    if (stage_spec) ns_diff_stages(sa.runs.runs, sa.runs.n, sb.runs.runs, sb.runs.n, &o, &stages, &d);
+    ns_diff_summed(&keep, sa.runs.runs, sums_a, sa.runs.n, sb.runs.runs, sums_b, sb.runs.n, &o,
+                   &d);
     if (fmt == NS__DIFF_TEXT) ns__render_text(&b, &sa, &sb, &d, &o);
     else if (fmt == NS__DIFF_CSV) ns__render_csv(&b, &d);
     else if (fmt == NS__DIFF_MARKDOWN || fmt == NS__DIFF_GITHUB) {
@@ -450,8 +512,11 @@ out:
     ns_kv_free(&sb.sel);
     ns_buf_free(&sa.spec_buf);
     ns_buf_free(&sb.spec_buf);
-    ns_runset_free(&set_a);
-    ns_runset_free(&set_b);
+    free(sums_a);
+    free(sums_b);
+    ns__diff_reader_free(&rd_a);
+    ns__diff_reader_free(&rd_b);
+    ns_diff_keep_free(&keep);
     ns_stage_sel_free(&stages);
     ns_buf_free(&b);
     free(inputs);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# load.sh -- run folders at disk speed: `table` and `report` over 1,200 and
-# 12,000 generated runs, against a bare jansson load of the same files.
+# load.sh -- run folders at disk speed: `table`, `diff`, `advise` and
+# `report` over 1,200 and 12,000 generated runs, against a bare jansson load
+# of the same files.
 #
 # tests/bench.sh calls it (one line); `bash tests/bench/load.sh` runs it
 # alone.  Ratios are against baselines measured here, in the same run, on
@@ -18,7 +19,14 @@
 #      (built here with cc -O2 -ljansson): each file read and parsed by
 #      jansson, then freed, nothing else -- what any reader of run.json
 #      must pay.
-#   3. `npuscope table -q DIR` and `npuscope report -q -o FILE DIR`: best of
+#   3. `npuscope table -q DIR`, `npuscope diff -q --a CONFIG --b CONFIG DIR`
+#      (one configuration against another of the same model and window,
+#      int8 against int4: the A/B a CI gate asks of a history folder; every
+#      run is read, a hundredth of them compared; the same A/B is also
+#      timed over a folder of just those runs, because its statistics --
+#      exact Mann-Whitney p and Hodges-Lehmann over n/120 runs a side --
+#      grow with the sides, not with the reading), `npuscope advise -q DIR`
+#      and `npuscope report -q -o FILE DIR`: best of
 #      BENCH_RUNS CPU time (user + sys, GNU time; the wall time is printed
 #      too, but on a shared machine it measures the neighbours as well) and
 #      peak RSS (/usr/bin/time -f %M).
@@ -26,7 +34,9 @@
 #      peak RSS under 64 MiB, time linear in runs: table's time per run at
 #      12,000 over its time per run at 1,200, divided by the same ratio of
 #      the jansson load (linear by construction, so whatever it grows by is
-#      the machine's), within 1.2.
+#      the machine's), within 1.2.  diff and advise have the same three
+#      targets; diff's time and linearity are read on its reading part
+#      (diff over the folder minus the same A/B over its runs alone).
 #
 # Environment: NPUSCOPE (default ./npuscope), BENCH_RUNS (best of, default
 # 3), BENCH_LOAD_N="1200 12000" (the sizes; the targets read the last two),
@@ -103,6 +113,10 @@ basis() { if [ -n "$CPU" ]; then echo "$CPU"; else echo "$WALL"; fi; }
 [ -x "$TIME_BIN" ] && BASIS="CPU time (user+sys)" || BASIS="wall time (no $TIME_BIN)"
 
 declare -A cat_s base_s table_s report_s table_rss report_rss table_w base_w report_w bytes
+declare -A diff_s diff_rss diff_w advise_s advise_rss advise_w diffab_s diffread_s
+# the A/B of the diff rows: one configuration against its int4 partner
+DIFF_A=model=m1,window=128,precision=int8
+DIFF_B=model=m1,window=128,precision=int4
 for n in $BENCH_LOAD_N; do
     d=$W/runs-$n
     stamp t0
@@ -123,6 +137,20 @@ for n in $BENCH_LOAD_N; do
         got=$(head -1 "$W/out" | awk '{ print $1 }')
         [ "$got" = "$n" ] || fail "table counted $got runs of $n"
     fi
+    if measure "$NPUSCOPE" diff -q --a "$DIFF_A" --b "$DIFF_B" "$d"; then
+        diff_s[$n]=$(basis) diff_w[$n]=$WALL diff_rss[$n]=$RSS
+        got=$(awk '$1 == "A" { print $(NF - 1); exit }' "$W/out")
+        [ "$got" = "$((n / 120))" ] || fail "diff counted $got runs on side A of $n (wanted $((n / 120)))"
+    fi
+    ab=$W/ab-$n # the A/B's runs alone: the statistics without the reading
+    mkdir -p "$ab" && cp -r "$d"/model-m1_window-128_precision-int[48]-cold-r* "$ab"/ &&
+        measure "$NPUSCOPE" diff -q --a "$DIFF_A" --b "$DIFF_B" "$ab" && diffab_s[$n]=$(basis) &&
+        [ -n "${diff_s[$n]:-}" ] && diffread_s[$n]=$(calc "%.3f" "${diff_s[$n]} - ${diffab_s[$n]}")
+    rm -rf "$ab"
+    if measure "$NPUSCOPE" advise -q "$d"; then
+        advise_s[$n]=$(basis) advise_w[$n]=$WALL advise_rss[$n]=$RSS
+        grep -q '^study of 120 configurations' "$W/out" || fail "advise did not study the 120 configurations of $n runs"
+    fi
     if measure "$NPUSCOPE" report -q -o "$W/page.html" "$d"; then
         report_s[$n]=$(basis) report_w[$n]=$WALL report_rss[$n]=$RSS
     fi
@@ -132,6 +160,12 @@ for n in $BENCH_LOAD_N; do
     printf '  %-30s %9s %9s\n' "jansson load (load_baseline)" "${base_s[$n]:-?}" "${base_w[$n]:-?}"
     printf '  %-30s %9s %9s %9s %s\n' "npuscope table -q" "${table_s[$n]:-?}" "${table_w[$n]:-?}" \
         "${table_rss[$n]:-?}" "$(ratio "${table_s[$n]:-}" "${base_s[$n]:-}")"
+    printf '  %-30s %9s %9s %9s %s\n' "npuscope diff -q --a --b" "${diff_s[$n]:-?}" "${diff_w[$n]:-?}" \
+        "${diff_rss[$n]:-?}" "$(ratio "${diff_s[$n]:-}" "${base_s[$n]:-}")"
+    printf '  %-30s %9s\n' "  the same A/B alone" "${diffab_s[$n]:-?}"
+    printf '  %-30s %9s\n' "  diff's reading (difference)" "${diffread_s[$n]:-?}"
+    printf '  %-30s %9s %9s %9s %s\n' "npuscope advise -q" "${advise_s[$n]:-?}" "${advise_w[$n]:-?}" \
+        "${advise_rss[$n]:-?}" "$(ratio "${advise_s[$n]:-}" "${base_s[$n]:-}")"
     printf '  %-30s %9s %9s %9s %s\n' "npuscope report -q -o FILE" "${report_s[$n]:-?}" "${report_w[$n]:-?}" \
         "${report_rss[$n]:-?}" "$(ratio "${report_s[$n]:-}" "${base_s[$n]:-}")"
     rm -rf "$d" # the next size needs the room
@@ -141,30 +175,45 @@ done
 read -r small big < <(echo "$BENCH_LOAD_N" | awk '{ print $(NF - 1), $NF }')
 echo
 echo "== summary: run folders"
-row() { printf '| %-36s | %-12s | %-20s | %-6s | %-10s | %-7s |\n' "$@"; }
+row() { printf '| %-44s | %-12s | %-20s | %-6s | %-10s | %-7s |\n' "$@"; }
 row measure value baseline ratio target met
-row "$(printf '%0.s-' {1..36})" "------------" "--------------------" "------" "----------" "-------"
-if [ -n "${table_s[$big]:-}" ] && [ -n "${base_s[$big]:-}" ]; then
-    r=$(calc "%.2f" "${table_s[$big]} / ${base_s[$big]}")
-    row "table, $big runs" "${table_s[$big]} s" "jansson ${base_s[$big]} s" "$r" "<= $RATIO_TARGET" "$(met "$r <= $RATIO_TARGET")"
-fi
-if [ -n "${table_rss[$big]:-}" ]; then
-    row "table peak RSS, $big runs" "${table_rss[$big]} MiB" "-" "-" "< $RSS_TARGET_MB MiB" "$(met "${table_rss[$big]} < $RSS_TARGET_MB")"
-else
-    row "table peak RSS" "n/a" "-" "-" "< $RSS_TARGET_MB MiB" "-"
-fi
-if [ "$small" != "$big" ] && [ -n "${table_s[$small]:-}" ] && [ -n "${table_s[$big]:-}" ]; then
-    # time per run at the big size over time per run at the small one
-    # (and the same for the jansson load: it is linear by construction, so
-    # its growth is the machine's -- caches, a busy neighbour -- and the
-    # target reads table's growth over it)
-    r=$(calc "%.2f" "(${table_s[$big]} / $big) / (${table_s[$small]} / $small)")
-    rb=$(calc "%.2f" "(${base_s[$big]} / $big) / (${base_s[$small]} / $small)")
-    rr=$(calc "%.2f" "$r / $rb")
-    row "table per run, $big vs $small runs" "$(calc "%.0f" "${table_s[$big]} / $big * 1e6") us/run" "$(calc "%.0f" "${table_s[$small]} / $small * 1e6") us/run" "$r" "-" "-"
-    row "jansson per run, $big vs $small runs" "$(calc "%.0f" "${base_s[$big]} / $big * 1e6") us/run" "$(calc "%.0f" "${base_s[$small]} / $small * 1e6") us/run" "$rb" "-" "-"
-    row "table linear: its growth / jansson's" "$rr" "-" "$rr" "<= $LINEAR_TARGET" "$(met "$rr <= $LINEAR_TARGET")"
-fi
+row "$(printf '%0.s-' {1..44})" "------------" "--------------------" "------" "----------" "-------"
+# targets CMD [TIME]: the three rows of a command that must stream (its
+# CPU seconds and RSS in the arrays CMD_s and CMD_rss; TIME: the array the
+# time rows read instead, named in them)
+targets() {
+    local c=$1 r rb rr
+    local -n cs=${2:-${c}_s} cr=${c}_rss
+    [ -n "${2:-}" ] && c="$c reading"
+    if [ -n "${cs[$big]:-}" ] && [ -n "${base_s[$big]:-}" ]; then
+        r=$(calc "%.2f" "${cs[$big]} / ${base_s[$big]}")
+        row "$c, $big runs" "${cs[$big]} s" "jansson ${base_s[$big]} s" "$r" "<= $RATIO_TARGET" "$(met "$r <= $RATIO_TARGET")"
+    fi
+    if [ -n "${cr[$big]:-}" ]; then
+        row "${1} peak RSS, $big runs" "${cr[$big]} MiB" "-" "-" "< $RSS_TARGET_MB MiB" "$(met "${cr[$big]} < $RSS_TARGET_MB")"
+    else
+        row "$c peak RSS" "n/a" "-" "-" "< $RSS_TARGET_MB MiB" "-"
+    fi
+    if [ "$small" != "$big" ] && [ -n "${cs[$small]:-}" ] && [ -n "${cs[$big]:-}" ]; then
+        # time per run at the big size over time per run at the small one
+        # (and the same for the jansson load: it is linear by construction, so
+        # its growth is the machine's -- caches, a busy neighbour -- and the
+        # target reads the command's growth over it)
+        r=$(calc "%.2f" "(${cs[$big]} / $big) / (${cs[$small]} / $small)")
+        rb=$(calc "%.2f" "(${base_s[$big]} / $big) / (${base_s[$small]} / $small)")
+        rr=$(calc "%.2f" "$r / $rb")
+        row "$c per run, $big vs $small runs" "$(calc "%.0f" "${cs[$big]} / $big * 1e6") us/run" "$(calc "%.0f" "${cs[$small]} / $small * 1e6") us/run" "$r" "-" "-"
+        [ "$c" = table ] &&
+            row "jansson per run, $big vs $small runs" "$(calc "%.0f" "${base_s[$big]} / $big * 1e6") us/run" "$(calc "%.0f" "${base_s[$small]} / $small * 1e6") us/run" "$rb" "-" "-"
+        row "$c linear: its growth / jansson's" "$rr" "-" "$rr" "<= $LINEAR_TARGET" "$(met "$rr <= $LINEAR_TARGET")"
+    fi
+}
+targets table
+for n in $small $big; do
+    [ -n "${diff_s[$n]:-}" ] && row "diff, $n runs (A/B alone: ${diffab_s[$n]:-?} s)" "${diff_s[$n]} s" "jansson ${base_s[$n]} s" "$(calc "%.2f" "${diff_s[$n]} / ${base_s[$n]}")" "-" "-"
+done
+targets diff diffread_s
+targets advise
 for n in $small $big; do
     [ -n "${report_s[$n]:-}" ] &&
         row "report, $n runs" "${report_s[$n]} s" "jansson ${base_s[$n]} s" "$(calc "%.2f" "${report_s[$n]} / ${base_s[$n]}")" "-" "-"
