@@ -862,6 +862,8 @@ int ns_scan_buffer(ns_scanner *sc, const char *name, const char *data,
  * file's scan, over a window read with pread() from a given offset. */
 ns_scan_part *ns_scan_part_new(ns_scanner *sc, int fd, const char *name, uint64_t size,
                                int group, ns_sink sink, void *ctx) {
+    /* the noise skip's choice is made once, before parts run in threads */
+    if (ns__simd < 0) ns_scan_simd(-1);
     ns_scan_part *p = ns_xcalloc(1, sizeof *p);
     ns__scan_init(&p->st, sc, name, sink, ctx);
     if (!group) { /* the caller groups what the parts found, in order */
