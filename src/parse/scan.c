@@ -759,6 +759,9 @@ struct ns_scan_part {
     long upto_line;     /* lines before the last run's upto */
 };
 
+/* Bytes a part reads at a time past its upto (ns_scan_part_run). */
+#define NS__PART_STEP (16u << 10)
+
 /* Where the reader of a part stands in the file. */
 static uint64_t ns__part_pos(const ns__reader *rd) { return rd->off - (rd->end - rd->start); }
 
@@ -930,10 +933,14 @@ int ns_scan_part_run(ns_scan_part *p, uint64_t upto) {
     int rc = ns__part_lines(p);
     p->upto_line = rd->lineno;
     if (rc != NS_PART_IDLE || (p->st.state == NS__IDLE && !rd->skipping)) return rc;
-    /* inside a report at upto: on to its end */
-    rd->lim = rd->size;
+    /* inside a report at upto: on to its end, reading a little at a time
+     * (a report's tail is short; the next part reads what follows) */
     p->halt_at = upto;
-    return ns__part_lines(p);
+    for (;;) {
+        rd->lim = rd->size - rd->lim > NS__PART_STEP ? rd->lim + NS__PART_STEP : rd->size;
+        rc = ns__part_lines(p);
+        if (rc != NS_PART_IDLE || p->halted) return rc;
+    }
 }
 
 uint64_t ns_scan_part_pos(const ns_scan_part *p) { return ns__part_pos(&p->rd); }

@@ -113,4 +113,22 @@ if [ -n "$top_s" ]; then
     r=$(calc "%.2f" "$wc_s / $top_s")
     row "dense log, top vs wc -l" "$(mbps "$top_s") MB/s" "wc -l $(mbps "$wc_s") MB/s" "$r" "-" "-"
 fi
+
+# ---- two threads (parse/split.h; the split helper's block) ----
+# The same log read with --threads 2 and --threads 1, wall clock (what a
+# second thread buys is throughput), against `wc -l` measured again right
+# before them; the two outputs must be the same bytes.
+best_of "$BENCH_RUNS" "$W/out" wc -l "$LOG"; wc2_s=$BEST
+t1_s= t2_s=
+if best_of "$BENCH_RUNS" "$W/top1.json" "$NPUSCOPE" top -q -n 5 --format json --threads 1 "$LOG"; then t1_s=$BEST; fi
+if best_of "$BENCH_RUNS" "$W/top2.json" "$NPUSCOPE" top -q -n 5 --format json --threads 2 "$LOG"; then t2_s=$BEST; fi
+if [ -n "$t1_s" ] && [ -n "$t2_s" ]; then
+    cmp -s "$W/top1.json" "$W/top2.json" || fail "top --threads 2 and --threads 1 differ"
+    r=$(calc "%.2f" "$wc2_s / $t2_s")
+    row "dense log, top --threads 2 vs wc -l" "$(mbps "$t2_s") MB/s" "wc -l $(mbps "$wc2_s") MB/s" "$r" ">= 0.25" "$(met "$r >= 0.25")"
+    r=$(calc "%.2f" "$wc2_s / $t1_s")
+    row "dense log, top --threads 1 vs wc -l" "$(mbps "$t1_s") MB/s" "wc -l $(mbps "$wc2_s") MB/s" "$r" "-" "-"
+    r=$(calc "%.2f" "$t1_s / $t2_s")
+    row "dense log, --threads 2 speed-up" "$(mbps "$t2_s") MB/s" "--threads 1 $(mbps "$t1_s") MB/s" "${r}x" "-" "-"
+fi
 exit "$FAILED"
