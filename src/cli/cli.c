@@ -127,11 +127,7 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
     if (asked || detect) ns_npu_hook_init(&npu, o->npuw, &sc.diag);
     /* a big regular file: read by several threads (parse/split.h);
      * NPUSCOPE_SPLIT_CHUNK (bytes) splits any file, for the tests */
-    sc.threads = o->threads;
-    if (!sc.threads) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        sc.threads = cpus < 1 ? 1 : cpus > NS_CLI_THREADS ? NS_CLI_THREADS : (int)cpus;
-    }
+    sc.threads = o->threads ? o->threads : 1; /* one unless asked: see the option */
     const char *chunk = getenv("NPUSCOPE_SPLIT_CHUNK");
     if (chunk && *chunk) {
         char *end;

@@ -21,11 +21,11 @@ typedef struct {
                               * recognising of NPU logs by their lines) */
     const char *npuw;        /* --npuw[=LAYOUT]: NPUW sub-model labels */
     int threads;             /* --threads N: threads a big regular file is
-                              * scanned with (parse/split.h); 0: the online
-                              * CPUs, at most NS_CLI_THREADS */
+                              * scanned with (parse/split.h); 0 (not given):
+                              * one -- two cost about 1.5x the CPU time (the
+                              * reports cross cores to the sink), which a
+                              * busy machine pays without the gain */
 } ns_read_opts;
-
-#define NS_CLI_THREADS 4 /* the default's cap: the merge runs on one of them */
 
 /* The read options as option-table entries (cli/options.h), for a
  * command's table: --label-regex RE, --npu, --no-npu, --npuw[=LAYOUT],
