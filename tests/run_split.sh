@@ -118,7 +118,15 @@ split_warn() {
 }
 # --report N: the sink stops the scan; the workers are cancelled
 split_report_n() {
-    local n
+    local n lines
+    # reports each cut short by the next one's banner: stopped on one, the
+    # scan says the next is cut inside its header
+    lines=$(wc -l <"$FIX/mlir22-tree-st.txt")
+    for n in $(seq 1 60); do head -n $((lines - 3)) "$FIX/mlir22-tree-st.txt"; done >"$TMP/split-cut.log"
+    for n in 1 5 33; do
+        split_same 1000 tree --report "$n" "$TMP/split-cut.log" || return 1
+        grep -q 'ends inside its header' "$TMP/split.err2" || { echo "--report $n: no word of the cut header"; return 1; }
+    done
     for n in 1 2 7 50 199 5000; do
         split_same 4096 tree --report "$n" "$TMP/split-dense.log" || return 1
         split_same 1000 tree --report "$n" "$TMP/split-warn.log" || return 1
