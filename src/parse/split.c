@@ -59,6 +59,10 @@ typedef struct {
     int ended;          /* its scan reached the file's end */
     int failed;         /* a read failed or it was cancelled: not usable */
     int done;           /* results are in (under the lock) */
+    long lb;            /* lines before the chunk, once lb_known */
+    int lb_known;       /* every chunk before it is done (under the lock) */
+    int shifted;        /* its worker counted its reports' lines from the
+                         * file's start already (while they were in its cache) */
 } ns__chunk;
 
 typedef struct {
@@ -68,6 +72,7 @@ typedef struct {
     int nch;             /* entries in ch */
     int next;            /* the next chunk a worker takes */
     int merged;          /* chunks the calling thread is done with */
+    int lb_next;         /* the first chunk whose lb is not known */
     int window;          /* chunks taken but not merged, at most */
     atomic_int cancel;   /* stop: the sink wants no more, or an error */
     int fd;              /* the file (pread: no shared offset) */
@@ -147,13 +152,18 @@ static void ns__scan_chunk(ns__split *sp, ns__chunk *c) {
     ns_scanner_free(&sc);
 }
 
+/* Its reports and lists; what later chunks' line counts need stays. */
 static void ns__chunk_free(ns__chunk *c) {
     for (int i = 0; i < c->nreps; i++) ns_report_free(c->reps[i]);
     free(c->reps);
     free(c->rep_at);
     free(c->rep_line);
     free(c->spans);
-    memset(c, 0, sizeof *c);
+    c->reps = NULL;
+    c->rep_at = NULL;
+    c->rep_line = NULL;
+    c->spans = NULL;
+    c->nreps = c->caprep = c->nspans = c->capspans = 0;
 }
 
 /* Was the chunk's scan idle after `lp` lines of it? */
@@ -164,6 +174,31 @@ static int ns__idle_after(const ns__chunk *c, long lp) {
 }
 
 /* ====== Workers ====== */
+
+/* A chunk's lines were counted from its start: count them from the file's. */
+static void ns__shift_lines(ns_report *r, long by) {
+    r->line += by;
+    r->end_line += by;
+    for (ns_node *n = r->root; n;) {
+        if (n->line > 0) n->line += by;
+        if (n->child) n = n->child;
+        else {
+            while (n && !n->next) n = n->parent;
+            if (n) n = n->next;
+        }
+    }
+}
+
+/* Under the lock: the lines before each chunk whose predecessors are done. */
+static void ns__lines_before(ns__split *sp) {
+    int j = sp->lb_next;
+    while (j < sp->nch && sp->ch[j - 1].done && !sp->ch[j - 1].failed) {
+        sp->ch[j].lb = sp->ch[j - 1].lb + sp->ch[j - 1].upto_line;
+        sp->ch[j].lb_known = 1;
+        j++;
+    }
+    sp->lb_next = j;
+}
 
 static void *ns__worker(void *arg) {
     ns__split *sp = arg;
@@ -180,7 +215,17 @@ static void *ns__worker(void *arg) {
         pthread_mutex_unlock(&sp->mu);
         ns__scan_chunk(sp, c);
         pthread_mutex_lock(&sp->mu);
+        ns__lines_before(sp);
+        int known = c->lb_known;
+        long lb = c->lb;
+        pthread_mutex_unlock(&sp->mu);
+        if (known && !c->failed) {
+            for (int i = 0; i < c->nreps; i++) ns__shift_lines(c->reps[i], lb);
+            c->shifted = 1;
+        }
+        pthread_mutex_lock(&sp->mu);
         c->done = 1;
+        ns__lines_before(sp);
         pthread_cond_broadcast(&sp->cv);
         pthread_mutex_unlock(&sp->mu);
     }
@@ -225,26 +270,14 @@ static int ns__cut(int fd, uint64_t start, uint64_t size, uint64_t step, ns__chu
 
 /* ====== Merging ====== */
 
-/* A chunk's lines were counted from its start: count them from the file's. */
-static void ns__shift_lines(ns_report *r, long by) {
-    r->line += by;
-    r->end_line += by;
-    for (ns_node *n = r->root; n;) {
-        if (n->line > 0) n->line += by;
-        if (n->child) n = n->child;
-        else {
-            while (n && !n->next) n = n->parent;
-            if (n) n = n->next;
-        }
-    }
-}
-
 /* The whole file with the threads: returns the reports found, or -1. */
 static int ns__split_scan(ns_scanner *sc, ns__split *sp, ns_scan_part *m, uint64_t start) {
     int nthr = sc->threads < sp->nch ? sc->threads : sp->nch;
     pthread_t thr[NS_SPLIT_THREADS_MAX];
     int started = 0;
     sp->window = 2 * nthr;
+    sp->ch[0].lb_known = 1;
+    sp->lb_next = 1;
     for (int i = 0; i < nthr; i++)
         if (pthread_create(&thr[started], NULL, ns__worker, sp) == 0) started++;
     uint64_t p = start; /* the true scan is idle here, */
@@ -266,11 +299,12 @@ static int ns__split_scan(ns_scanner *sc, ns__split *sp, ns_scan_part *m, uint64
             for (int i = 0; i < c->nreps; i++) {
                 ns_report *r = c->reps[i];
                 c->reps[i] = NULL;
-                if (r->line <= at || sc->stopped) { /* the scan before had it */
+                long line = c->shifted ? r->line - lb : r->line;
+                if (line <= at || sc->stopped) { /* the scan before had it */
                     ns_report_free(r);
                     continue;
                 }
-                ns__shift_lines(r, lb);
+                if (!c->shifted) ns__shift_lines(r, lb);
                 ns_scan_part_hand_on(m, r);
                 /* what the scanner does after the report it stopped on:
                  * the rest of that line (a banner there is said to be cut) */
