@@ -24,7 +24,7 @@ WERROR  ?=
 WARN    = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes $(if $(WERROR),-Werror)
 OPT     ?= -O2 -g
 CFLAGS  ?=
-LDLIBS  = -ljansson -lm
+LDLIBS  = -ljansson -lm -pthread
 BUILD   ?= build
 
 ifeq ($(SANITIZE),1)
@@ -40,7 +40,7 @@ WEB     = web/report.css web/report.js web/picker.js web/later.js
 OBJS    = $(SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/web_assets.o
 UNITS   = $(patsubst tests/%.c,$(BUILD)/%,$(wildcard tests/unit*.c))
 DEPS    = $(OBJS:.o=.d) $(BUILD)/main.d $(UNITS:=.d)
-COMPILE = $(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) -Isrc
+COMPILE = $(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) $(CFLAGS_EXTRA) -pthread -Isrc
 
 .PHONY: all check test demo bench bench-report install uninstall clean fixtures units layers FORCE
 

@@ -181,6 +181,8 @@ present "e2e clang-22 -ftime-trace/-ftime-report" clang-22 &&
 # NPU facts, old and new forms, and NPU logs recognised without a flag
 # shellcheck source=tests/run_npu.sh
 . tests/run_npu.sh
+# shellcheck source=tests/run_split.sh
+. tests/run_split.sh # a big file read by two threads, byte for byte as by one
 
 # A large input crosses many read-buffer boundaries: the same reports must
 # come out as from the small file, byte for byte, from a file and a pipe.

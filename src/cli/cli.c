@@ -125,6 +125,15 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
     ns_npu_hook npu;
     int asked = o->npu || o->npuw, detect = !asked && !o->no_npu;
     if (asked || detect) ns_npu_hook_init(&npu, o->npuw, &sc.diag);
+    /* a big regular file: read by several threads (parse/split.h);
+     * NPUSCOPE_SPLIT_CHUNK (bytes) splits any file, for the tests */
+    sc.threads = o->threads ? o->threads : 1; /* one unless asked: see the option */
+    const char *chunk = getenv("NPUSCOPE_SPLIT_CHUNK");
+    if (chunk && *chunk) {
+        char *end;
+        unsigned long long v = strtoull(chunk, &end, 10);
+        if (!*end && v > 0) sc.split_chunk = v;
+    }
     static char *dash[] = {"-"};
     if (ninputs == 0) {
         inputs = dash;
@@ -143,7 +152,7 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
             npu.detect = kind < 0; /* cannot look first: watch its lines */
             if (kind) sc.hook = &npu.ops;
         }
-        if (ns_scan_path(&sc, inputs[i], sink, ctx) < 0) failed = 1;
+        if (ns_scan_input(&sc, inputs[i], sink, ctx) < 0) failed = 1;
     }
     long found = sc.next_index;
     if (asked || detect) ns_npu_hook_free(&npu);

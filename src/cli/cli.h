@@ -10,6 +10,7 @@
 #include "cli/options.h"
 #include "npu/npu.h"
 #include "parse/scan.h"
+#include "parse/split.h"
 
 /* Options every reading subcommand takes. */
 typedef struct {
@@ -19,15 +20,22 @@ typedef struct {
     int no_npu;              /* --no-npu: not unless --npu/--npuw asks (no
                               * recognising of NPU logs by their lines) */
     const char *npuw;        /* --npuw[=LAYOUT]: NPUW sub-model labels */
+    int threads;             /* --threads N: threads a big regular file is
+                              * scanned with (parse/split.h); 0 (not given):
+                              * one -- two cost about 1.5x the CPU time (the
+                              * reports cross cores to the sink), which a
+                              * busy machine pays without the gain */
 } ns_read_opts;
 
 /* The read options as option-table entries (cli/options.h), for a
- * command's table: --label-regex RE, --npu, --no-npu, --npuw[=LAYOUT], -q. */
+ * command's table: --label-regex RE, --npu, --no-npu, --npuw[=LAYOUT],
+ * --threads N, -q. */
 #define NS_OPT_READ(ro)                                                                       \
     NS_OPT_STRING(0, "label-regex", &(ro)->label_regex, "RE"),                                \
     NS_OPT_FLAG(0, "npu", &(ro)->npu),                                                        \
     NS_OPT_FLAG(0, "no-npu", &(ro)->no_npu),                                                  \
     NS_OPT_CALL_EQ("npuw", "LAYOUT", ns_cli_opt_npuw, (ro), NS_NPUW_DEFAULT_LAYOUT),          \
+    NS_OPT_INT(0, "threads", &(ro)->threads, "N", 1, NS_SPLIT_THREADS_MAX),                  \
     NS_OPT_QUIET(&(ro)->quiet)
 struct ns_option;
 /* --npuw's handler: checks the layout, stores it in the ns_read_opts ctx. */

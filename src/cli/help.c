@@ -49,7 +49,9 @@ static const char ns__general_tail[] =
     "  --no-npu           only with --npu/--npuw: do not recognise NPU logs\n"    \
     "  --npuw[=LAYOUT]    an NPUW LLM compile: label reports by their order in\n"  \
     "                     LAYOUT (default generate:3,prefill:3,lm_head:1), or by\n" \
-    "                     a developer build's 'Compiling Subgraph[i]: NAME'\n"
+    "                     a developer build's 'Compiling Subgraph[i]: NAME'\n" \
+    "  --threads N        read a regular file of 32 MB or more with N threads\n"  \
+    "                     (default 1); the output is the same with any N\n"
 
 static const char ns__tree[] =
     "usage: npuscope tree [OPTIONS] [FILE... | -]\n"

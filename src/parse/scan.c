@@ -64,6 +64,13 @@ typedef struct {
     int io_error;        /* a read failed */
     int push;            /* bytes are pushed in (ns_scan_stream): a line not yet
                           * complete waits for the next piece, not for read() */
+    int part;            /* a part of a regular file (scan.h): read with pread()
+                          * at off, up to lim */
+    int paused;          /* part: the reads reached lim before the file's end */
+    uint64_t off;        /* part: file offset of the next read */
+    uint64_t lim;        /* part: reads stop here */
+    uint64_t size;       /* part: the file's size (reading up to it is the end) */
+    size_t last;         /* offset in buf of the line last returned */
 } ns__reader;
 
 /* Bytes asked of read() at a time.  Between reports the scan runs near
@@ -86,8 +93,21 @@ static int ns__fill(ns__reader *rd) {
         rd->cap *= 2;
         rd->buf = ns_xrealloc(rd->buf, rd->cap);
     }
+    size_t want = rd->cap - rd->end;
+    if (rd->part) {
+        /* a part reads its window as read() would, but stops at lim: the
+         * same buffer sizes, so an over-long line is cut where it is in a
+         * whole-file scan (at NS_LINE_MAX bytes) */
+        if (rd->off >= rd->lim) {
+            if (rd->lim >= rd->size) rd->eof = 1;
+            else rd->paused = 1;
+            return 0;
+        }
+        if (want > rd->lim - rd->off) want = (size_t)(rd->lim - rd->off);
+    }
     for (;;) {
-        ssize_t n = read(rd->fd, rd->buf + rd->end, rd->cap - rd->end);
+        ssize_t n = rd->part ? pread(rd->fd, rd->buf + rd->end, want, (off_t)rd->off)
+                             : read(rd->fd, rd->buf + rd->end, want);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
             ns_diag_say(rd->diag, NS_DIAG_ERROR, rd->name, 0, "read error: %s",
@@ -98,6 +118,7 @@ static int ns__fill(ns__reader *rd) {
         }
         if (n == 0) rd->eof = 1;
         rd->end += (size_t)n;
+        rd->off += (uint64_t)n;
         return 0;
     }
 }
@@ -117,11 +138,13 @@ static int ns__getline(ns__reader *rd, const char **line, size_t *len) {
             rd->start = rd->end = 0;
             if (rd->eof || rd->push) return 0;
             ns__fill(rd);
+            if (rd->paused) return 0;
             continue;
         }
         if (nl || (rd->eof && avail)) {
             *line = s;
             *len = nl ? (size_t)(nl - s) : avail;
+            rd->last = rd->start;
             rd->start += *len + (nl ? 1 : 0);
             rd->lineno++;
             return 1;
@@ -133,12 +156,14 @@ static int ns__getline(ns__reader *rd, const char **line, size_t *len) {
                         "line longer than %u MiB; the rest of it is skipped", NS_LINE_MAX >> 20);
             *line = s;
             *len = avail;
+            rd->last = rd->start;
             rd->start = rd->end;
             rd->skipping = 1;
             return 1;
         }
         if (rd->push) return 0; /* the rest of the line comes with the next piece */
         ns__fill(rd);
+        if (rd->paused) return 0; /* a part waits for its next upto */
     }
 }
 
@@ -779,6 +804,34 @@ static void ns__trace_doc(ns__scan *st, ns__reader *rd) {
     ns__trace(st, rd->buf + bom, rd->end - bom);
 }
 
+/* ====== Parts of a regular file (scan.h) ====== */
+
+struct ns_scan_part {
+    ns__scan st;        /* the scan */
+    ns__reader rd;      /* its pread() window */
+    ns_scan_turn turn;  /* told when the scan leaves or comes back to idle */
+    void *turn_ctx;     /* turn's state */
+    uint64_t halt_at;   /* 0, or: stop once idle at a line start from here on */
+    int halted;         /* it did */
+    int ended;          /* the input ended: ns__end ran */
+    long upto_line;     /* lines before the last run's upto */
+};
+
+/* Bytes a part reads at a time past its upto (ns_scan_part_run). */
+#define NS__PART_STEP (16u << 10)
+
+/* Where the reader of a part stands in the file. */
+static uint64_t ns__part_pos(const ns__reader *rd) { return rd->off - (rd->end - rd->start); }
+
+/* After each line a part's scan looks at: did it leave or reach idle, and
+ * may it halt there? */
+static void ns__part_watch(ns_scan_part *p, const ns__scan *st, const ns__reader *rd,
+                           ns__state was) {
+    int idle = st->state == NS__IDLE;
+    if (p->turn && idle != (was == NS__IDLE)) p->turn(p->turn_ctx, rd->lineno, idle);
+    if (p->halt_at && idle && !rd->skipping && ns__part_pos(rd) >= p->halt_at) p->halted = 1;
+}
+
 /* Every complete line in the reader (and, at its end, the last one): the
  * loop both the file scan and the pushed stream run.  Labels and a hook's
  * lines need every line; otherwise runs of noise are skipped -- with a
@@ -796,13 +849,15 @@ static void ns__scan_lines(ns__scan *st, ns__reader *rd) {
             sc->lines += fast ? ns__skip_noise(rd) : ns__skip_sieve(rd, sc->hook);
             sc->bytes += rd->start - before;
         }
-        if (sc->stopped || !ns__getline(rd, &s, &n)) break;
+        if (sc->stopped || (sc->part && sc->part->halted) || !ns__getline(rd, &s, &n)) break;
         sc->bytes += n + 1;
         sc->lines++;
         if (fast && st->state == NS__IDLE && ns__boring(s, n)) continue;
         size_t cn = n;
         const char *c = ns__clean(s, &cn, &st->scratch);
+        ns__state was = st->state;
         ns__line(st, c, cn, rd->lineno);
+        if (sc->part) ns__part_watch(sc->part, st, rd, was);
     }
 }
 
@@ -865,6 +920,128 @@ int ns_scan_buffer(ns_scanner *sc, const char *name, const char *data,
     int rc = ns__scan_reader(sc, &rd, sink, ctx);
     free(rd.buf);
     return rc;
+}
+
+/* The parts of a file (scan.h): the same reader and line loop as a whole
+ * file's scan, over a window read with pread() from a given offset. */
+ns_scan_part *ns_scan_part_new(ns_scanner *sc, int fd, const char *name, uint64_t size,
+                               int group, ns_sink sink, void *ctx) {
+    /* the noise skip's choice is made once, before parts run in threads */
+    if (ns__simd < 0) ns_scan_simd(-1);
+    ns_scan_part *p = ns_xcalloc(1, sizeof *p);
+    ns__scan_init(&p->st, sc, name, sink, ctx);
+    if (!group) { /* the caller groups what the parts found, in order */
+        p->st.sink = sink;
+        p->st.ctx = ctx;
+    }
+    ns__reader *rd = &p->rd;
+    rd->fd = fd;
+    rd->cap = NS__READ_CHUNK;
+    rd->buf = ns_xmalloc(rd->cap);
+    rd->name = name;
+    rd->diag = &sc->diag;
+    rd->part = 1;
+    rd->size = rd->lim = size;
+    return p;
+}
+
+void ns_scan_part_watch(ns_scan_part *p, ns_scan_turn turn, void *ctx) {
+    p->turn = turn;
+    p->turn_ctx = ctx;
+}
+
+int ns_scan_part_sniff(ns_scan_part *p, uint64_t *start) {
+    ns__reader *rd = &p->rd;
+    ns_scan_part_at(p, 0, 0);
+    while (!rd->eof && rd->end < 4096) ns__fill(rd);
+    if (ns__sniff(p->st.sc, rd)) return 1;
+    *start = rd->start;
+    return 0;
+}
+
+void ns_scan_part_at(ns_scan_part *p, uint64_t from, long line) {
+    ns__reader *rd = &p->rd;
+    rd->start = rd->end = 0;
+    rd->off = from;
+    rd->lim = rd->size;
+    rd->lineno = line;
+    rd->eof = rd->paused = rd->skipping = 0;
+    p->halt_at = 0;
+    p->halted = 0;
+}
+
+/* The lines the reader has up to its lim: how the loop stopped. */
+static int ns__part_lines(ns_scan_part *p) {
+    ns_scanner *sc = p->st.sc;
+    ns__reader *rd = &p->rd;
+    rd->paused = 0;
+    sc->part = p;
+    ns__scan_lines(&p->st, rd);
+    sc->part = NULL;
+    if (sc->stopped) return NS_PART_STOPPED;
+    if (p->halted || rd->paused) return NS_PART_IDLE;
+    ns__end(&p->st, rd->lineno);
+    p->ended = 1;
+    return sc->stopped ? NS_PART_STOPPED : NS_PART_ENDED;
+}
+
+int ns_scan_part_run(ns_scan_part *p, uint64_t upto) {
+    ns__reader *rd = &p->rd;
+    if (p->ended) return NS_PART_ENDED;
+    rd->lim = upto < rd->size ? upto : rd->size;
+    p->halt_at = 0;
+    p->halted = 0;
+    int rc = ns__part_lines(p);
+    p->upto_line = rd->lineno;
+    if (rc != NS_PART_IDLE || (p->st.state == NS__IDLE && !rd->skipping)) return rc;
+    /* inside a report at upto: on to its end, reading a little at a time
+     * (a report's tail is short; the next part reads what follows) */
+    p->halt_at = upto;
+    for (;;) {
+        rd->lim = rd->size - rd->lim > NS__PART_STEP ? rd->lim + NS__PART_STEP : rd->size;
+        rc = ns__part_lines(p);
+        if (rc != NS_PART_IDLE || p->halted) return rc;
+    }
+}
+
+uint64_t ns_scan_part_pos(const ns_scan_part *p) { return ns__part_pos(&p->rd); }
+long ns_scan_part_line(const ns_scan_part *p) { return p->rd.lineno; }
+long ns_scan_part_upto_line(const ns_scan_part *p) { return p->upto_line; }
+uint64_t ns_scan_part_line_at(const ns_scan_part *p) {
+    return p->rd.off - (p->rd.end - p->rd.last);
+}
+
+void ns_scan_part_hand_on(ns_scan_part *p, ns_report *r) {
+    ns_scanner *sc = p->st.sc;
+    r->index = sc->next_index++;
+    if (!r->label && !sc->number_late) {
+        char tmp[32];
+        snprintf(tmp, sizeof tmp, "#%d", r->index + 1);
+        r->label = ns_strdup(tmp);
+    }
+    p->st.found++;
+    ns__emit(&p->st, r);
+}
+
+void ns_scan_part_last_line(ns_scan_part *p, uint64_t from, long line) {
+    ns__reader *rd = &p->rd;
+    const char *s;
+    size_t n;
+    ns_scan_part_at(p, from, line - 1);
+    if (!ns__getline(rd, &s, &n)) return;
+    size_t cn = n;
+    const char *c = ns__clean(s, &cn, &p->st.scratch);
+    ns__line(&p->st, c, cn, rd->lineno);
+}
+
+int ns_scan_part_free(ns_scan_part *p) {
+    if (!p) return 0;
+    if (!p->ended) ns__end(&p->st, p->rd.lineno);
+    if (p->st.sink == ns_group_sink && ns_group_end(&p->st.grp)) p->st.sc->stopped = 1;
+    int found = p->rd.io_error ? -1 : p->st.found;
+    free(p->rd.buf);
+    free(p);
+    return found;
 }
 
 /* ====== Pushed streams ======

@@ -69,6 +69,8 @@ typedef struct {
     const ns_needles *(*needles)(void *ctx);                   /* what line needs now, or NULL */
 } ns_scan_hook;
 
+struct ns_scan_part;
+
 typedef struct {
     regex_t label_re;     /* --label-regex, compiled */
     const ns_scan_hook *hook; /* what the caller adds to the reports, or NULL */
@@ -84,6 +86,13 @@ typedef struct {
     int stopped;          /* the sink asked to stop */
     uint64_t bytes;       /* bytes read, across all inputs */
     long lines;           /* lines read, across all inputs */
+    int threads;          /* --threads: a big regular file is scanned by this
+                           * many threads (parse/split.h); 0 or 1: one */
+    uint64_t split_chunk; /* bytes a thread takes at a time; 0: the default
+                           * (and only files of NS_SPLIT_MIN bytes or more
+                           * are split); set: any regular file (the tests) */
+    struct ns_scan_part *part; /* the part of a file being scanned (below),
+                                * or NULL: a whole input */
 } ns_scanner;
 
 void ns_scanner_init(ns_scanner *sc);
@@ -132,5 +141,50 @@ int ns_scan_stream_end(ns_scan_stream *ss);
  * the inputs before its own: its index (and the indexes of its report
  * group, parse/group.h) moved up, and "#N" if it has no label. */
 void ns_scan_number_late(ns_report *r, int base);
+
+/* ====== Scanning a regular file in parts ======
+ * The pieces parse/split.c builds a threaded scan of one file from (no
+ * other caller): a part is the scan of a regular file from a line start
+ * where the scanner is idle (between reports, nothing pending), read with
+ * pread(), so that several parts of one file can be scanned at once, each
+ * with its own scanner.  Its reports go to the sink in order, through the
+ * report grouper (parse/group.h) when `group` is set. */
+typedef struct ns_scan_part ns_scan_part;
+/* Called after line `line` when the scan left the idle state (idle 0) or
+ * came back to it (idle 1): the lines a part's scan was inside a report. */
+typedef void (*ns_scan_turn)(void *ctx, long line, int idle);
+ns_scan_part *ns_scan_part_new(ns_scanner *sc, int fd, const char *name, uint64_t size,
+                               int group, ns_sink sink, void *ctx);
+void ns_scan_part_watch(ns_scan_part *p, ns_scan_turn turn, void *ctx);
+/* Read the file's first bytes as ns_scan_path does: 1 when it is a trace
+ * document (not for parts), else 0 and *start is where its first line
+ * begins (past a byte order mark). */
+int ns_scan_part_sniff(ns_scan_part *p, uint64_t *start);
+/* Go on from byte `from` (a line start) as if `line` lines came before;
+ * the scanner must be idle. */
+void ns_scan_part_at(ns_scan_part *p, uint64_t from, long line);
+enum {
+    NS_PART_IDLE,    /* idle at a line start at or after `upto` */
+    NS_PART_ENDED,   /* the input ended (or could not be read on) */
+    NS_PART_STOPPED, /* the sink asked to stop */
+};
+/* Scan every line before `upto` (a line start, or the file's size), then,
+ * unless idle there, on until the scan is idle at a line start (or the
+ * input ends).  Returns NS_PART_*. */
+int ns_scan_part_run(ns_scan_part *p, uint64_t upto);
+uint64_t ns_scan_part_pos(const ns_scan_part *p);  /* where the scan stands */
+long ns_scan_part_line(const ns_scan_part *p);     /* lines read before it */
+long ns_scan_part_upto_line(const ns_scan_part *p); /* lines before `upto` */
+uint64_t ns_scan_part_line_at(const ns_scan_part *p); /* where the line last read began */
+/* A report another part's scanner found (with number_late set): numbered
+ * here (index, "#N") and handed to the sink as if found here. */
+void ns_scan_part_hand_on(ns_scan_part *p, ns_report *r);
+/* Scan the one line at `from`, line number `line` (the sink stopped on a
+ * report another part found on that line: what the scanner does after it
+ * is done here). */
+void ns_scan_part_last_line(ns_scan_part *p, uint64_t from, long line);
+/* Finish (the input's end, if not reached: as after a stop) and free.
+ * Returns the reports found, or -1 after a read error. */
+int ns_scan_part_free(ns_scan_part *p);
 
 #endif
