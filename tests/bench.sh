@@ -16,7 +16,7 @@
 #      log (20..200 noise lines between reports, about half the bytes report
 #      rows) shows the parsers' own speed, the worst case.
 #   2. throughput of `npuscope top -q -n 5 LOG` against `wc -l LOG` (best of 3,
-#      interleaved, CPU time when /usr/bin/time exists, file warm in the page
+#      interleaved, CPU time to the millisecond, file warm in the page
 #      cache); the log is an NPU log, so top reads it with the NPU hook (the
 #      default), and `--no-npu` (the scan alone) is shown beside it.  The
 #      log's noise is as a compile writes it: each report's fact lines once
@@ -342,25 +342,22 @@ echo "python  : $slice_what, $(calc "%.1f" "$slice_bytes / $MB") MB ($nslice blo
 echo
 # The log is an NPU log, so `top` reads it with the NPU hook (the default,
 # recognised by its lines); --no-npu, the scan alone, is shown beside it.
-# CPU time (user + sys, GNU time) when /usr/bin/time exists: on a shared
-# machine the wall clock measures the neighbours; else the wall clock.
+# CPU time (user + sys, from bash's `times`, to the millisecond): on a
+# shared machine the wall clock measures the neighbours.
 # The three are interleaved, run by run, so each pair shares its minute.
 cpu_s() { # cpu_s OUTFILE CMD...: one run's CPU seconds into CPU (empty: failed)
+    # bash's `times` in a subshell of its own: the command's user + sys
+    # from getrusage, to the millisecond (GNU time's %U %S have 10 ms
+    # ticks, a third of `wc -l` on a 128 MB log); "XmY.YYYs" per field,
+    # line 2 the children's
     local out=$1 rc; shift
     CPU=
-    if [ -x /usr/bin/time ]; then
-        /usr/bin/time -f '%U %S' -o "$W/cpu" "$@" > "$out" 2> "$W/err"; rc=$?
-        check_rc "$rc" "'$*'" || return 1
-        CPU=$(awk 'END { printf "%.3f", $1 + $2 }' "$W/cpu")
-    else
-        local t0 t1
-        stamp t0; "$@" > "$out" 2> "$W/err"; rc=$?; stamp t1
-        check_rc "$rc" "'$*'" || return 1
-        CPU=$(calc "%.3f" "($t1 - $t0) / 1e9")
-    fi
+    ( "$@" > "$out" 2> "$W/err"; rc=$?; times > "$W/cpu"; exit "$rc" ); rc=$?
+    check_rc "$rc" "'$*'" || return 1
+    CPU=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%.4f", t }' "$W/cpu")
 }
 lower() { if [ -z "$1" ] || awk "BEGIN { exit !($2 < $1) }"; then echo "$2"; else echo "$1"; fi; }
-clock_what=$([ -x /usr/bin/time ] && echo "CPU time, user + sys" || echo "wall clock")
+clock_what="CPU time, user + sys"
 echo "== 2. throughput on the whole log (best of $BENCH_RUNS, interleaved, $clock_what, page cache warm)"
 # throughput LOG: wc -l, top --no-npu and top over LOG, interleaved run by
 # run; the best of each into WC_S, NONPU_S, TOP_S (empty: failed)
@@ -379,8 +376,8 @@ throughput() {
     [ "$top_ok" = 1 ] || TOP_S=
     [ "$nonpu_ok" = 1 ] || NONPU_S=
     [ -n "$WC_S" ] || die "wc -l failed"
-    # a run under the clock's resolution (10 ms) counts as one tick
-    if awk "BEGIN { exit !($WC_S < 0.01) }"; then WC_S=0.010; fi
+    # a run under the clock's resolution (1 ms) counts as one tick
+    if awk "BEGIN { exit !($WC_S < 0.001) }"; then WC_S=0.001; fi
 }
 # show_throughput BYTES: the lines of one log's figures
 show_throughput() {
