@@ -8,7 +8,8 @@
  * on is a fact, a label or a memory line lost without a word.  So the same
  * inputs are scanned with the hook reading every line (every_line: no
  * skip, no filter) and with the skip, under each vector code the CPU has
- * (NS_SIMD_NONE, SSE2, AVX2), whole, from a file (reads of 256 KiB, so
+ * (NS_SIMD_NONE, SSE2, AVX2; the last two also with the skip's two-pass
+ * way, ns_scan_one_pass(0), which a CPU without SSSE3 runs), whole, from a file (reads of 256 KiB, so
  * lines are cut by refills), and pushed in pieces of 1 byte up to 64 KiB
  * and of random sizes, in each of the hook's modes (facts; facts and an
  * NPUW layout; detection): the reports, as run.json writes them with
@@ -125,8 +126,12 @@ static int ns__same(const char *what, const char *data, size_t len, int pieces, 
         char *fref = have_file ? ns__reports(data, len, path, NS__FILE, mode, 1, NS_SIMD_NONE, &nfref)
                                : NULL;
         if (mode == 0 && facts) *facts = strstr(ref, "\"metrics\":{\"") != NULL;
-        for (int level = NS_SIMD_NONE; level <= NS_SIMD_AVX2; level++) {
+        /* each vector level; SSE2 and AVX2 also with the skip's two
+         * passes (ns_scan_one_pass(0), the way of a CPU without SSSE3) */
+        for (int lp = 0; lp < 5; lp++) {
+            int level = lp < 3 ? lp : lp - 2, passes = lp < 3 ? 1 : 2;
             if (ns_scan_simd(level) != level) continue; /* the CPU has not got it */
+            ns_scan_one_pass(passes == 1);
             size_t ncuts = pieces ? sizeof cuts / sizeof cuts[0] : 0;
             for (size_t k = 0; k < 2 + ncuts; k++) {
                 long how = k == 0 ? NS__WHOLE : k == 1 ? NS__FILE : cuts[k - 2];
@@ -136,9 +141,9 @@ static int ns__same(const char *what, const char *data, size_t len, int pieces, 
                 const char *want = how == NS__FILE ? fref : ref;
                 int nwant = how == NS__FILE ? nfref : nref;
                 if (n != nwant || strcmp(got, want) != 0) {
-                    printf("FAIL %s (mode %d, vector level %d, %s%ld): %d reports, not %d as "
-                           "every line gives, or other bytes\n",
-                           what, mode, level,
+                    printf("FAIL %s (mode %d, vector level %d, %d pass(es), %s%ld): %d reports, "
+                           "not %d as every line gives, or other bytes\n",
+                           what, mode, level, passes,
                            how == NS__WHOLE ? "whole" : how == NS__FILE ? "file" : "pieces ",
                            how > 1 ? how - 1 : how < 0 ? how : 0, n, nwant);
                     ok = 0;
@@ -147,6 +152,7 @@ static int ns__same(const char *what, const char *data, size_t len, int pieces, 
             }
         }
         ns_scan_simd(-1);
+        ns_scan_one_pass(1);
         free(ref);
         free(fref);
     }

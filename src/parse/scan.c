@@ -428,10 +428,19 @@ __attribute__((target("avx2"))) static int ns__sieve_avx2(const ns_needles *nd, 
 #endif
 #endif
 
+static int ns__one_pass = 1; /* 0: the two passes (ns_scan_one_pass) */
+
+int ns_scan_one_pass(int on) {
+    int was = ns__one_pass;
+    ns__one_pass = on != 0;
+    return was;
+}
+
 /* The one pass at the level in use, when the CPU has it: 1 and the lines
  * skipped in *lines, else 0 (the two passes then). */
 static int ns__sieve_one_pass(ns__reader *rd, const ns_needles *nd, long *lines) {
 #if defined(__SSE2__)
+    if (!ns__one_pass) return 0;
     int (*run)(const ns_needles *, const char *, size_t, ns__sieve_at *);
     switch (ns__simd) {
 #if defined(NS__HAVE_AVX2)
