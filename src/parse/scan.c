@@ -283,8 +283,9 @@ static long ns__skip_noise(ns__reader *rd) { return ns__skip_lines(rd, rd->end);
  * up to the first place one begins; the lines before the line that holds
  * it go as noise, and that line, like every line the skip stops at, takes
  * the ordinary path (the hook sees it cleaned and decides).  A text
- * cannot cross a line's end (no needle holds a newline) nor the buffer's (only whole lines before the
- * place found are skipped; the line it cuts is read the ordinary way).
+ * cannot cross a line's end (no needle holds a newline) nor the buffer's
+ * (only whole lines before the place found are skipped; the line it cuts
+ * is read the ordinary way).
  * What the hook sees is the line cleaned (parse/scan.c, ns__clean) from
  * its last CR on: a part of the raw line, unless an ANSI escape was taken
  * out of the middle and joined a text -- so an escape byte stops the skip
@@ -300,17 +301,17 @@ static long ns__skip_noise(ns__reader *rd) { return ns__skip_lines(rd, rd->end);
  * search up to the first text, then the newline skip up to there, each
  * about as costly.  Where the CPU has byte shuffles (AVX2, or SSSE3
  * under the SSE2 code) both come from the same loads: per 64-byte block
- * the newline mask and the needles' head-candidate mask (the nibble tables of base/needles.h for head bytes
- * 0, 1 and 4 -- or 2 when a needle is shorter than five -- the escape
- * byte included).  A block without candidates goes as the noise skip's
- * does; at one with candidates the vector loop returns, and they are
- * checked in position order (ns_needles_hit) outside it, so that the
- * loop itself makes no call (measured: no faster than the call inside,
- * but the loop keeps its constants in registers).  The first real one
- * cuts the block:
- * only the lines whose newline comes before it are skipped (as the two
- * passes did, with lim at the text), and the skip stops in the line that
- * holds it.  A text that crosses a block's end is found, since the shifted
+ * the newline mask and the needles' head-candidate mask (the nibble
+ * tables of base/needles.h for head bytes 0, 1 and 4 -- or 2 when a
+ * needle is shorter than five -- the escape byte included).  A block
+ * without candidates goes as the noise skip's does; at one with
+ * candidates the vector loop returns, and they are checked in position
+ * order (ns_needles_hit) outside it, so that the loop itself makes no
+ * call (measured: no faster than the call inside, but the loop keeps its
+ * constants in registers).  The first real one cuts the block: only the
+ * lines whose newline comes before it are skipped (as the two passes
+ * did, with lim at the text), and the skip stops in the line that holds
+ * it.  A text that crosses a block's end is found, since the shifted
  * loads read up to four bytes past the block and the check reads the
  * buffer up to its end; one that the buffer's end cuts is not, and its
  * line, having no newline yet, is not skipped either.  The blocks stop
