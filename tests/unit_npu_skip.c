@@ -8,7 +8,8 @@
  * on is a fact, a label or a memory line lost without a word.  So the same
  * inputs are scanned with the hook reading every line (every_line: no
  * skip, no filter) and with the skip, under each vector code the CPU has
- * (NS_SIMD_NONE, SSE2, AVX2), whole, from a file (reads of 256 KiB, so
+ * (NS_SIMD_NONE, SSE2, AVX2; the last two also with the skip's two-pass
+ * way, ns_scan_one_pass(0), which a CPU without SSSE3 runs), whole, from a file (reads of 256 KiB, so
  * lines are cut by refills), and pushed in pieces of 1 byte up to 64 KiB
  * and of random sizes, in each of the hook's modes (facts; facts and an
  * NPUW layout; detection): the reports, as run.json writes them with
@@ -23,7 +24,8 @@
  * texts fall across 64-byte blocks and the reader's refills.  Then the
  * search itself: ns_needles_next finds the first text (or an escape
  * before it), and ns_needles_which what the line holds, at every offset
- * and every vector level, as one text at a time does.
+ * and every vector level, as one text at a time does.  And texts put at
+ * every offset of a 64-byte block (across its end) and cut by a line's end.
  *
  * Run from the repository's top folder (it reads tests/fixtures).
  * Prints "unit_npu_skip: N passed, M failed". */
@@ -124,8 +126,12 @@ static int ns__same(const char *what, const char *data, size_t len, int pieces, 
         char *fref = have_file ? ns__reports(data, len, path, NS__FILE, mode, 1, NS_SIMD_NONE, &nfref)
                                : NULL;
         if (mode == 0 && facts) *facts = strstr(ref, "\"metrics\":{\"") != NULL;
-        for (int level = NS_SIMD_NONE; level <= NS_SIMD_AVX2; level++) {
+        /* each vector level; SSE2 and AVX2 also with the skip's two
+         * passes (ns_scan_one_pass(0), the way of a CPU without SSSE3) */
+        for (int lp = 0; lp < 5; lp++) {
+            int level = lp < 3 ? lp : lp - 2, passes = lp < 3 ? 1 : 2;
             if (ns_scan_simd(level) != level) continue; /* the CPU has not got it */
+            ns_scan_one_pass(passes == 1);
             size_t ncuts = pieces ? sizeof cuts / sizeof cuts[0] : 0;
             for (size_t k = 0; k < 2 + ncuts; k++) {
                 long how = k == 0 ? NS__WHOLE : k == 1 ? NS__FILE : cuts[k - 2];
@@ -135,9 +141,9 @@ static int ns__same(const char *what, const char *data, size_t len, int pieces, 
                 const char *want = how == NS__FILE ? fref : ref;
                 int nwant = how == NS__FILE ? nfref : nref;
                 if (n != nwant || strcmp(got, want) != 0) {
-                    printf("FAIL %s (mode %d, vector level %d, %s%ld): %d reports, not %d as "
-                           "every line gives, or other bytes\n",
-                           what, mode, level,
+                    printf("FAIL %s (mode %d, vector level %d, %d pass(es), %s%ld): %d reports, "
+                           "not %d as every line gives, or other bytes\n",
+                           what, mode, level, passes,
                            how == NS__WHOLE ? "whole" : how == NS__FILE ? "file" : "pieces ",
                            how > 1 ? how - 1 : how < 0 ? how : 0, n, nwant);
                     ok = 0;
@@ -146,6 +152,7 @@ static int ns__same(const char *what, const char *data, size_t len, int pieces, 
             }
         }
         ns_scan_simd(-1);
+        ns_scan_one_pass(1);
         free(ref);
         free(fref);
     }
@@ -308,6 +315,72 @@ static void test_generated(void) {
     free(rep2);
 }
 
+/* ====== Texts at every place in a 64-byte block ======
+ * The skip reads the noise 64 bytes at a time from where it starts, the
+ * newlines and the places a text may begin from the same loads, and stops
+ * at the first text it finds (parse/scan.c, "One pass").  So a fact line
+ * is put where its text begins at each of the 64 offsets of a block, and
+ * so crosses the block's end at every point, and once cut by its line's
+ * end (the text's first part ends one line, the rest begins the next: no
+ * fact, as the hook reading every line says); the reports must be what
+ * every line gives, with the fact. */
+
+/* A noise line of exactly k bytes (k >= 48), newline included. */
+static void ns__noise_of(ns_buf *b, size_t k) {
+    size_t at = b->len;
+    ns_buf_puts(b, "[INFO] 10:00:00.000 [vpux-compiler] Schedule ");
+    while (b->len - at < k - 1) ns_buf_putc(b, 'x');
+    ns_buf_putc(b, '\n');
+}
+
+static void test_block_edges(void) {
+    static const char *const facts[] = {
+        "[INFO] 10:00:01.000 [compiler-threading]   Total number of threads available for "
+        "compilation: 9\n",
+        "[INFO] 10:00:01.000 [inference-execution-analysis]   Estimated inference latency: 5644 us "
+        "in dpu frequency 1950 MHz\n",
+        "[INFO] 10:00:01.000 [dump-statistics-of-task-ops]     VPUIP Tasks - 1648 ops\n",
+    };
+    static const char *const texts[] = {"Total number of threads", "Estimated inference latency",
+                                        "VPUIP Tasks - "};
+    char *rep = check_slurp("tests/fixtures/mlir22-tree-st.txt", NULL);
+    CHECK(rep != NULL);
+    if (!rep) return;
+    int bad = 0, tried = 0, with_facts = 0;
+    for (size_t f = 0; f < sizeof facts / sizeof facts[0]; f++) {
+        size_t tpos = (size_t)(strstr(facts[f], texts[f]) - facts[f]);
+        for (size_t d = 0; d < 64; d++) {
+            ns_buf b = {0};
+            /* the text split by a line's end, well before the fact line */
+            ns_buf_puts(&b, "[INFO] 10:00:00.500 [vpux-compiler] Schedule ");
+            ns_buf_add(&b, texts[f], 7);
+            ns_buf_puts(&b, "\n");
+            ns_buf_add(&b, texts[f] + 7, strlen(texts[f]) - 7);
+            ns_buf_puts(&b, " 3\n");
+            /* noise up to where the fact's text begins at 64 * 8 + d */
+            size_t want = 64 * 8 + d - tpos;
+            while (want - b.len > 160) ns__noise_of(&b, 80);
+            ns__noise_of(&b, want - b.len);
+            ns_buf_puts(&b, facts[f]);
+            for (int i = 0; i < 5; i++) ns__noise_of(&b, 60 + (size_t)i * 7);
+            ns_buf_puts(&b, rep);
+            ns_buf_puts(&b, "[INFO] 10:00:09.000 [vpux-compiler] Compile net time: 62742 ms\n");
+            for (int i = 0; i < 3; i++) ns__noise_of(&b, 70);
+            char what[96];
+            snprintf(what, sizeof what, "text %zu at offset %zu of a block", f, d);
+            int has = 0;
+            tried++;
+            if (!ns__same(what, b.data, b.len, d % 16 == 0, &has)) bad++;
+            with_facts += has;
+            free(b.data);
+        }
+    }
+    CHECK(tried == 192);
+    CHECK(bad == 0);
+    CHECK(with_facts == tried);
+    free(rep);
+}
+
 /* ====== The search ====== */
 
 /* needle set nd's exact answer for [s, s+n), one text at a time */
@@ -371,5 +444,6 @@ int main(void) {
     test_search();
     test_fixtures();
     test_generated();
+    test_block_edges();
     return check_summary("unit_npu_skip");
 }

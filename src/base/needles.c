@@ -47,6 +47,13 @@ int ns_needles_add(ns_needles *nd, const char *text) {
         nd->lo[i][c & 15] |= (unsigned char)(1u << b);
         nd->hi[i][c >> 4] |= (unsigned char)(1u << b);
     }
+    if (k >= 5) {
+        unsigned char c = (unsigned char)text[4];
+        nd->lo4[c & 15] |= (unsigned char)(1u << b);
+        nd->hi4[c >> 4] |= (unsigned char)(1u << b);
+    } else {
+        nd->shorter5++;
+    }
     return 0;
 }
 
@@ -97,6 +104,10 @@ static int ns__hit(const ns_needles *nd, const char *s, size_t q, size_t n, int 
     uint64_t m = 0;
     ns__verify(nd, s, q, n, &m);
     return m != 0;
+}
+
+int ns_needles_hit(const ns_needles *nd, const char *s, size_t q, size_t n, int esc) {
+    return ns__hit(nd, s, q, n, esc);
 }
 
 /* The search from offset `from` on, one position at a time: with which

@@ -25,6 +25,11 @@
  * such candidate is then checked against the needles themselves (their
  * hash first, as above), so what the search finds is exact.
  *
+ * The scanner's one-pass skip (parse/scan.c) uses bytes 0, 1 and 4 of each
+ * head instead (lo4/hi4 for byte 4), when every needle has five: texts
+ * that share their first three bytes with common noise ("VPU" of
+ * "VPU.NCE", "The " of any sentence) then stop being candidates.
+ *
  * Needles are borrowed (string literals), at least 4 bytes long, at most
  * NS_NEEDLES_MAX of them.
  */
@@ -48,6 +53,11 @@ typedef struct {
     int nbuckets;                        /* buckets in use (distinct first bytes, at most 8) */
     int level;                           /* the vector code ns_needles_which uses (see
                                           * ns_needles_next); 0 after init */
+    unsigned char lo4[16];               /* head byte 4's low nibble -> bucket bits (the
+                                          * scanner's one-pass skip, below) */
+    unsigned char hi4[16];               /* head byte 4's high nibble -> bucket bits */
+    int shorter5;                        /* needles shorter than 5 bytes (they have no
+                                          * byte 4: the skip then uses byte 2) */
 } ns_needles;
 
 void ns_needles_init(ns_needles *nd);
@@ -64,6 +74,11 @@ int ns_needles_any(const ns_needles *nd, const char *s, size_t n);
  * position at a time, 1 16 positions (when the CPU has SSSE3, else 0), 2
  * 32 positions (when it has AVX2, else 1). */
 size_t ns_needles_next(const ns_needles *nd, const char *s, size_t n, int esc, int level);
+/* Does a needle begin at s[q] (all of it inside the n bytes), or, when esc
+ * is set, is s[q] an escape?  A candidate position checked: what a caller
+ * that finds the candidates itself (the scanner's one-pass skip,
+ * parse/scan.c) asks of each, in position order. */
+int ns_needles_hit(const ns_needles *nd, const char *s, size_t q, size_t n, int esc);
 /* Which needles [s, s+n) holds: bit i for needle i (in the order added),
  * exact; 0 when none. */
 uint64_t ns_needles_which(const ns_needles *nd, const char *s, size_t n);

@@ -307,17 +307,203 @@ static long ns__skip_noise(ns__reader *rd) { return ns__skip_lines(rd, rd->end);
  * head bytes at 32 or 16 positions at once, each candidate then checked),
  * up to the first place one begins; the lines before the line that holds
  * it go as noise, and that line, like every line the skip stops at, takes
- * the ordinary path (the hook sees it cleaned and decides).  A text cannot cross a line's end (no
- * needle holds a newline) nor the buffer's (only whole lines before the
- * place found are skipped; the line it cuts is read the ordinary way).
+ * the ordinary path (the hook sees it cleaned and decides).  A text
+ * cannot cross a line's end (no needle holds a newline) nor the buffer's
+ * (only whole lines before the place found are skipped; the line it cuts
+ * is read the ordinary way).
  * What the hook sees is the line cleaned (parse/scan.c, ns__clean) from
  * its last CR on: a part of the raw line, unless an ANSI escape was taken
  * out of the middle and joined a text -- so an escape byte stops the skip
  * too.  The search goes ahead NS__SIEVE_SPAN bytes at a time, so that a
  * line the skip stops at for its last byte does not make the rest of the
- * buffer searched again.  With NS_SIMD_NONE nothing is skipped (as for
- * noise).  Returns the lines skipped. */
+ * buffer searched again.  That is the two-pass way, left for a CPU with
+ * SSE2 but no SSSE3; the others do both searches in one pass (below).
+ * With NS_SIMD_NONE nothing is skipped (as for noise).  Returns the lines
+ * skipped. */
 #define NS__SIEVE_SPAN (16u << 10)
+
+/* One pass.  The two searches above read the noise twice: the needle
+ * search up to the first text, then the newline skip up to there, each
+ * about as costly.  Where the CPU has byte shuffles (AVX2, or SSSE3
+ * under the SSE2 code) both come from the same loads: per 64-byte block
+ * the newline mask and the needles' head-candidate mask (the nibble
+ * tables of base/needles.h for head bytes 0, 1 and 4 -- or 2 when a
+ * needle is shorter than five -- the escape byte included).  A block
+ * without candidates goes as the noise skip's does; at one with
+ * candidates the vector loop returns, and they are checked in position
+ * order (ns_needles_hit) outside it, so that the loop itself makes no
+ * call (measured: no faster than the call inside, but the loop keeps its
+ * constants in registers).  The first real one cuts the block: only the
+ * lines whose newline comes before it are skipped (as the two passes
+ * did, with lim at the text), and the skip stops in the line that holds
+ * it.  A text that crosses a block's end is found, since the shifted
+ * loads read up to four bytes past the block and the check reads the
+ * buffer up to its end; one that the buffer's end cuts is not, and its
+ * line, having no newline yet, is not skipped either.  The blocks stop
+ * four bytes earlier than the noise skip's (the shifted loads), and the
+ * rest is left to the ordinary path.  (AVX-512BW, one 64-byte vector a
+ * block, was tried: no faster.) */
+#if defined(__SSE2__)
+/* Where a vector loop is: its block, and what it has skipped. */
+typedef struct {
+    size_t at;         /* the block to look at next (on a return of 1: the one with candidates) */
+    size_t line_start; /* the first line not skipped */
+    long lines;        /* lines skipped */
+    uint64_t nl, cand; /* on a return of 1: that block's newline and candidate masks */
+} ns__sieve_at;
+
+/* The vector loop's body for block `at`, its masks nl and cand made: a
+ * block with candidates hands them back, one without is skipped as noise
+ * (a stop ends the loop). */
+#define NS__SIEVE_STEP(st, at, nl, cand, line_start, n)                                    \
+    if (cand) {                                                                            \
+        st->at = at, st->nl = nl, st->cand = cand;                                         \
+        st->line_start = line_start, st->lines = n;                                        \
+        return 1;                                                                          \
+    }                                                                                      \
+    if (ns__skip_block(buf, at, nl, end, &line_start, &n)) break;
+
+/* The loop's epilogue: no block with candidates before the skip stopped
+ * or the buffer ran out. */
+#define NS__SIEVE_DONE(st, line_start, n)                                                  \
+    st->line_start = line_start, st->lines = n;                                            \
+    return 0;
+
+/* The head bytes the skip looks at: 0, 1 and `far` -- 4 when every needle
+ * has a byte 4 (needles.h: fewer candidates in real noise), else 2. */
+static size_t ns__far(const ns_needles *nd) { return nd->shorter5 ? 2 : 4; }
+static const unsigned char *ns__far_lo(const ns_needles *nd) {
+    return nd->shorter5 ? nd->lo[2] : nd->lo4;
+}
+static const unsigned char *ns__far_hi(const ns_needles *nd) {
+    return nd->shorter5 ? nd->hi[2] : nd->hi4;
+}
+
+/* The candidate bits of W positions from vectors of the bytes at p, p+1,
+ * p+far (needles.c's NS__NEXT_BODY with another third byte, the escape
+ * byte included). */
+#define NS__CAND(AND, SRLI, SHUF, CMPEQ, MOVEMASK, v0, v1, v2)                              \
+    (~(uint32_t)MOVEMASK(CMPEQ(                                                            \
+         AND(AND(AND(SHUF(lo0, AND(v0, nib)), SHUF(hi0, AND(SRLI(v0, 4), nib))),           \
+                 AND(SHUF(lo1, AND(v1, nib)), SHUF(hi1, AND(SRLI(v1, 4), nib)))),          \
+             AND(SHUF(lo2, AND(v2, nib)), SHUF(hi2, AND(SRLI(v2, 4), nib)))),              \
+         zero)) |                                                                          \
+     (uint32_t)MOVEMASK(CMPEQ(v0, escv)))
+
+__attribute__((target("ssse3"))) static int ns__sieve_ssse3(const ns_needles *nd, const char *buf,
+                                                            size_t end, ns__sieve_at *st) {
+#define NS__L(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+    const __m128i nlv = _mm_set1_epi8('\n'), nib = _mm_set1_epi8(0x0f);
+    const __m128i escv = _mm_set1_epi8(0x1b), zero = _mm_setzero_si128();
+    const __m128i lo0 = NS__L(nd->lo[0]), hi0 = NS__L(nd->hi[0]);
+    const __m128i lo1 = NS__L(nd->lo[1]), hi1 = NS__L(nd->hi[1]);
+    const __m128i lo2 = NS__L(ns__far_lo(nd)), hi2 = NS__L(ns__far_hi(nd));
+    const size_t far = ns__far(nd);
+    size_t line_start = st->line_start;
+    long n = st->lines;
+    for (size_t at = st->at; at + 64 + far <= end; at += 64) {
+        const char *p = buf + at;
+        uint64_t nl = 0, cand = 0;
+        for (int i = 0; i < 4; i++) {
+            const char *q = p + 16 * i;
+            __m128i v0 = NS__L(q), v1 = NS__L(q + 1), v2 = NS__L(q + far);
+            nl |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, nlv)) << (16 * i);
+            cand |= (uint64_t)(NS__CAND(_mm_and_si128, _mm_srli_epi16, _mm_shuffle_epi8,
+                                        _mm_cmpeq_epi8, _mm_movemask_epi8, v0, v1, v2) &
+                               0xffffu)
+                    << (16 * i);
+        }
+        NS__SIEVE_STEP(st, at, nl, cand, line_start, n)
+    }
+#undef NS__L
+    NS__SIEVE_DONE(st, line_start, n)
+}
+
+#if defined(NS__HAVE_AVX2)
+__attribute__((target("avx2"))) static int ns__sieve_avx2(const ns_needles *nd, const char *buf,
+                                                          size_t end, ns__sieve_at *st) {
+#define NS__L(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define NS__T(t) _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(t)))
+    const __m256i nlv = _mm256_set1_epi8('\n'), nib = _mm256_set1_epi8(0x0f);
+    const __m256i escv = _mm256_set1_epi8(0x1b), zero = _mm256_setzero_si256();
+    const __m256i lo0 = NS__T(nd->lo[0]), hi0 = NS__T(nd->hi[0]);
+    const __m256i lo1 = NS__T(nd->lo[1]), hi1 = NS__T(nd->hi[1]);
+    const __m256i lo2 = NS__T(ns__far_lo(nd)), hi2 = NS__T(ns__far_hi(nd));
+    const size_t far = ns__far(nd);
+    size_t line_start = st->line_start;
+    long n = st->lines;
+    for (size_t at = st->at; at + 64 + far <= end; at += 64) {
+        const char *p = buf + at;
+        __m256i a0 = NS__L(p), a1 = NS__L(p + 1), a2 = NS__L(p + far);
+        __m256i b0 = NS__L(p + 32), b1 = NS__L(p + 33), b2 = NS__L(p + 32 + far);
+        uint64_t nl = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a0, nlv)) |
+                      (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b0, nlv))
+                          << 32;
+        uint64_t cand =
+            (uint64_t)NS__CAND(_mm256_and_si256, _mm256_srli_epi16, _mm256_shuffle_epi8,
+                               _mm256_cmpeq_epi8, _mm256_movemask_epi8, a0, a1, a2) |
+            (uint64_t)NS__CAND(_mm256_and_si256, _mm256_srli_epi16, _mm256_shuffle_epi8,
+                               _mm256_cmpeq_epi8, _mm256_movemask_epi8, b0, b1, b2)
+                << 32;
+        NS__SIEVE_STEP(st, at, nl, cand, line_start, n)
+    }
+#undef NS__L
+#undef NS__T
+    NS__SIEVE_DONE(st, line_start, n)
+}
+#endif
+#endif
+
+static int ns__one_pass = 1; /* 0: the two passes (ns_scan_one_pass) */
+
+int ns_scan_one_pass(int on) {
+    int was = ns__one_pass;
+    ns__one_pass = on != 0;
+    return was;
+}
+
+/* The one pass at the level in use, when the CPU has it: 1 and the lines
+ * skipped in *lines, else 0 (the two passes then). */
+static int ns__sieve_one_pass(ns__reader *rd, const ns_needles *nd, long *lines) {
+#if defined(__SSE2__)
+    if (!ns__one_pass) return 0;
+    int (*run)(const ns_needles *, const char *, size_t, ns__sieve_at *);
+    switch (ns__simd) {
+#if defined(NS__HAVE_AVX2)
+    case NS_SIMD_AVX2: run = ns__sieve_avx2; break;
+#endif
+    case NS_SIMD_SSE2:
+        if (!__builtin_cpu_supports("ssse3")) return 0;
+        run = ns__sieve_ssse3;
+        break;
+    default: return 0;
+    }
+    ns__sieve_at st = {rd->start, rd->start, 0, 0, 0};
+    while (run(nd, rd->buf, rd->end, &st)) {
+        /* a block with candidates: the first real one (offset k) stops the
+         * skip in its line, after the lines before it */
+        unsigned k = 64;
+        for (uint64_t c = st.cand; c; c &= c - 1) {
+            unsigned q = (unsigned)__builtin_ctzll(c);
+            if (ns_needles_hit(nd, rd->buf, st.at + q, rd->end, 1)) {
+                k = q;
+                break;
+            }
+        }
+        uint64_t nl = k == 64 ? st.nl : k ? st.nl & (~(uint64_t)0 >> (64 - k)) : 0;
+        if (ns__skip_block(rd->buf, st.at, nl, rd->end, &st.line_start, &st.lines) || k < 64)
+            break;
+        st.at += 64;
+    }
+    rd->start = st.line_start;
+    rd->lineno += st.lines;
+    *lines = st.lines;
+    return 1;
+#else
+    (void)rd, (void)nd, (void)lines;
+    return 0;
+#endif
+}
 
 static long ns__skip_sieve(ns__reader *rd, const ns_scan_hook *hk) {
     if (ns__simd < 0) ns_scan_simd(-1);
@@ -325,6 +511,7 @@ static long ns__skip_sieve(ns__reader *rd, const ns_scan_hook *hk) {
     const ns_needles *nd = hk->needles(hk->ctx);
     if (!nd) return 0;
     long lines = 0;
+    if (ns__sieve_one_pass(rd, nd, &lines)) return lines;
     for (;;) {
         size_t from = rd->start, span = rd->end - from;
         if (span > NS__SIEVE_SPAN) span = NS__SIEVE_SPAN;

@@ -115,6 +115,12 @@ int ns_scan_simd(int want);
 /* The best vector code this build and this CPU have (the one rule, also
  * for capture's metric search, capture/metrics.h). */
 int ns_simd_best(void);
+/* The skip past a hook's texts (parse/scan.c) does its newline and text
+ * searches in one pass where the CPU has byte shuffles; ns_scan_one_pass(0)
+ * makes it use the two-pass way instead (what a CPU with SSE2 but no
+ * SSSE3 runs), 1 goes back, so that the tests run both.  Returns the
+ * setting before. */
+int ns_scan_one_pass(int on);
 
 /* Scan an in-memory buffer as if it were a file named `name`. */
 int ns_scan_buffer(ns_scanner *sc, const char *name, const char *data,
