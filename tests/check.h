@@ -14,8 +14,10 @@
 #ifndef NPUSCOPE_CHECK_H
 #define NPUSCOPE_CHECK_H
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int passed, failed; /* checks that held, checks that did not */
 
@@ -50,6 +52,32 @@ static inline char *check_slurp(const char *path, size_t *len) {
     data[n] = 0;
     if (len) *len = n;
     return data;
+}
+
+/* The fixtures a reader is held to over all of tests/fixtures: call with
+ * the folder opened by check_fixtures_open; each call gives the path of the
+ * next .txt, .log or .json file in path[cap] and returns 1, or closes the
+ * folder and returns 0.  check_fixtures_open counts a folder it cannot open
+ * as a failed check (a loop over no fixtures would prove nothing). */
+static inline DIR *check_fixtures_open(void) {
+    DIR *d = opendir("tests/fixtures");
+    CHECK(d != NULL);
+    if (!d) printf("  cannot read tests/fixtures (run from the repository's top folder)\n");
+    return d;
+}
+static inline int check_fixtures_next(DIR *d, char *path, size_t cap) {
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        size_t k = strlen(e->d_name);
+        if (k < 5 || !(strcmp(e->d_name + k - 4, ".txt") == 0 ||
+                       strcmp(e->d_name + k - 4, ".log") == 0 ||
+                       strcmp(e->d_name + k - 5, ".json") == 0))
+            continue;
+        snprintf(path, cap, "tests/fixtures/%s", e->d_name);
+        return 1;
+    }
+    if (d) closedir(d);
+    return 0;
 }
 
 /* Print the summary line of the program `name`; returns its exit status

@@ -16,6 +16,7 @@
  * Run from the repository's top folder (it reads tests/fixtures).
  * Prints "unit_npu_filter: N passed, M failed". */
 #include "check.h"
+#include "check_scan.h"
 
 #include "npu/hook.h"
 #include "parse/scan.h"
@@ -26,18 +27,6 @@
 #include <string.h>
 
 /* ====== Reports, written down ====== */
-
-static int ns__write(ns_report *r, void *ctx) {
-    ns_buf *b = ctx;
-    ns_view v;
-    ns_view_init(&v);
-    ns_buf_printf(b, "[%d %s %ld-%ld] ", r->index, r->label ? r->label : "(none)", r->line,
-                  r->end_line);
-    ns_json_report(b, r, &v);
-    ns_buf_putc(b, '\n');
-    ns_report_free(r);
-    return 0;
-}
 
 /* The reports of data scanned with the hook in `mode` (0: facts, 1: facts
  * and an NPUW layout, 2: detection), filtered or not; *facts counts the
@@ -53,7 +42,7 @@ static char *ns__reports(const char *data, size_t len, int mode, int every_line,
     sc.hook = &npu.ops;
     ns_buf b = {0};
     ns_buf_puts(&b, "");
-    *found = ns_scan_buffer(&sc, "t.log", data, len, ns__write, &b);
+    *found = ns_scan_buffer(&sc, "t.log", data, len, check_write_report, &b);
     ns_npu_hook_free(&npu);
     ns_scanner_free(&sc);
     return b.data; /* the caller frees it */
@@ -62,22 +51,11 @@ static char *ns__reports(const char *data, size_t len, int mode, int every_line,
 /* ====== Every fixture, filtered and not ====== */
 
 static void test_fixtures(void) {
-    DIR *d = opendir("tests/fixtures");
-    CHECK(d != NULL);
-    if (!d) {
-        printf("  cannot read tests/fixtures (run from the repository's top folder)\n");
-        return;
-    }
+    DIR *d = check_fixtures_open();
     int files = 0, with_facts = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t k = strlen(e->d_name);
-        if (k < 5 || !(strcmp(e->d_name + k - 4, ".txt") == 0 ||
-                       strcmp(e->d_name + k - 4, ".log") == 0 ||
-                       strcmp(e->d_name + k - 5, ".json") == 0))
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "tests/fixtures/%s", e->d_name);
+    char path[512];
+    while (check_fixtures_next(d, path, sizeof path)) {
+        const char *name = path + strlen("tests/fixtures/");
         size_t len;
         char *data = check_slurp(path, &len);
         if (!data) continue;
@@ -89,7 +67,7 @@ static void test_fixtures(void) {
             if (n1 != n2 || strcmp(all, filtered) != 0) {
                 printf("FAIL %s (mode %d): the filtered hook gives other reports than every line "
                        "does: a matcher's text is missing from ns_npu_needles\n",
-                       e->d_name, mode);
+                       name, mode);
                 failed++;
             } else {
                 passed++;
@@ -100,7 +78,6 @@ static void test_fixtures(void) {
         }
         free(data);
     }
-    closedir(d);
     /* the comparison means something: fixtures were read, and many of
      * them give facts the filter could have lost */
     CHECK(files > 25);

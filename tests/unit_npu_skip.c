@@ -30,6 +30,7 @@
  * Run from the repository's top folder (it reads tests/fixtures).
  * Prints "unit_npu_skip: N passed, M failed". */
 #include "check.h"
+#include "check_scan.h"
 
 #include "npu/hook.h"
 #include "npu/npu.h"
@@ -42,18 +43,6 @@
 #include <unistd.h>
 
 /* ====== Reports, written down ====== */
-
-static int ns__write(ns_report *r, void *ctx) {
-    ns_buf *b = ctx;
-    ns_view v;
-    ns_view_init(&v);
-    ns_buf_printf(b, "[%d %s %s %ld-%ld] ", r->index, r->label ? r->label : "(none)", r->file,
-                  r->line, r->end_line);
-    ns_json_report(b, r, &v);
-    ns_buf_putc(b, '\n');
-    ns_report_free(r);
-    return 0;
-}
 
 /* How an input is read: whole from memory, from a file, or pushed. */
 enum { NS__WHOLE, NS__FILE };
@@ -77,12 +66,12 @@ static char *ns__reports(const char *data, size_t len, const char *path, long ho
     ns_buf b = {0};
     ns_buf_puts(&b, "");
     if (how == NS__WHOLE) {
-        *found = ns_scan_buffer(&sc, "t.log", data, len, ns__write, &b);
+        *found = ns_scan_buffer(&sc, "t.log", data, len, check_write_report, &b);
     } else if (how == NS__FILE) {
-        *found = ns_scan_path(&sc, path, ns__write, &b);
+        *found = ns_scan_path(&sc, path, check_write_report, &b);
     } else {
         unsigned seed = 7u + (unsigned)len;
-        ns_scan_stream *ss = ns_scan_stream_new(&sc, "t.log", ns__write, &b);
+        ns_scan_stream *ss = ns_scan_stream_new(&sc, "t.log", check_write_report, &b);
         for (size_t at = 0; at < len;) {
             size_t n = how > 0 ? (size_t)how - 1 : 1 + (size_t)(rand_r(&seed) % (unsigned)-how);
             if (n > len - at) n = len - at;
@@ -163,33 +152,21 @@ static int ns__same(const char *what, const char *data, size_t len, int pieces, 
 /* ====== Every fixture ====== */
 
 static void test_fixtures(void) {
-    DIR *d = opendir("tests/fixtures");
-    CHECK(d != NULL);
-    if (!d) {
-        printf("  cannot read tests/fixtures (run from the repository's top folder)\n");
-        return;
-    }
+    DIR *d = check_fixtures_open();
     int files = 0, with_facts = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t k = strlen(e->d_name);
-        if (k < 5 || !(strcmp(e->d_name + k - 4, ".txt") == 0 ||
-                       strcmp(e->d_name + k - 4, ".log") == 0 ||
-                       strcmp(e->d_name + k - 5, ".json") == 0))
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "tests/fixtures/%s", e->d_name);
+    char path[512];
+    while (check_fixtures_next(d, path, sizeof path)) {
+        const char *name = path + strlen("tests/fixtures/");
         size_t len;
         char *data = check_slurp(path, &len);
         if (!data) continue;
         files++;
         int facts = 0;
         /* pieces for the NPU logs (the rest the whole and file reads) */
-        CHECK(ns__same(e->d_name, data, len, strstr(e->d_name, "npu") != NULL, &facts));
+        CHECK(ns__same(name, data, len, strstr(name, "npu") != NULL, &facts));
         with_facts += facts;
         free(data);
     }
-    closedir(d);
     CHECK(files > 25);
     CHECK(with_facts >= 8);
 }

@@ -18,6 +18,7 @@
  * Run from the repository's top folder (it reads tests/fixtures).
  * Prints "unit_stream: N passed, M failed". */
 #include "check.h"
+#include "check_scan.h"
 
 #include "capture/metrics.h"
 #include "npu/hook.h"
@@ -28,20 +29,6 @@
 #include <string.h>
 
 /* ====== Reports, written down ====== */
-
-/* The sink: each report appended to a buffer as run.json writes it, with
- * what the JSON leaves out (file, lines). */
-static int ns__write(ns_report *r, void *ctx) {
-    ns_buf *b = ctx;
-    ns_view v;
-    ns_view_init(&v);
-    ns_buf_printf(b, "[%d %s %s %ld-%ld] ", r->index, r->label ? r->label : "(none)", r->file,
-                  r->line, r->end_line);
-    ns_json_report(b, r, &v);
-    ns_buf_putc(b, '\n');
-    ns_report_free(r);
-    return 0;
-}
 
 /* The reports of data scanned whole (piece == 0) or pushed in pieces of
  * `piece` bytes (piece < 0: random sizes up to -piece, from seed). */
@@ -57,9 +44,9 @@ static char *ns__reports(const char *data, size_t len, long piece, unsigned seed
     ns_buf b = {0};
     ns_buf_puts(&b, "");
     if (piece == 0) {
-        *found = ns_scan_buffer(&sc, "t.log", data, len, ns__write, &b);
+        *found = ns_scan_buffer(&sc, "t.log", data, len, check_write_report, &b);
     } else {
-        ns_scan_stream *ss = ns_scan_stream_new(&sc, "t.log", ns__write, &b);
+        ns_scan_stream *ss = ns_scan_stream_new(&sc, "t.log", check_write_report, &b);
         for (size_t at = 0; at < len;) {
             size_t n = piece > 0 ? (size_t)piece : 1 + (size_t)(rand_r(&seed) % (unsigned)-piece);
             if (n > len - at) n = len - at;
