@@ -106,6 +106,29 @@ npu_no_npu() {
 }
 check "npu: --no-npu turns the recognising off (tree, top, stages, advise)" npu_no_npu
 
+# record without --preset npu: an output that shows itself an NPU compile's
+# is read for its facts as it arrives, as tree reads the same bytes from a
+# pipe (run folders are not read again: facts not taken then are lost);
+# other output gives none, and record --no-npu takes none
+npu_record_detect() {
+    local f d want got n
+    for f in $NPU_LOGS mlir22-tree-st.txt noisy-build.log; do
+        d=$NPU/rec-$f
+        "$NPUSCOPE" record -q -o "$d" -- cat "$FIX/$f" || return 1
+        want=$("$NPUSCOPE" tree -q --format json - <"$FIX/$f" | jq -c '[.reports[] | .metrics // {}]')
+        got=$(jq -c '[.reports[] | .metrics // {}]' "$d"/*/run.json)
+        [ -n "$want" ] && [ "$got" = "$want" ] || { echo "$f: recorded $got, tree from a pipe $want"; return 1; }
+        n=$(jq '[.reports[] | select((.metrics // {}) | length > 0)] | length' "$d"/*/run.json)
+        if npu_is_log "$f"; then [ "$n" -gt 0 ] || { echo "$f: recorded with no facts"; return 1; }
+        else [ "$n" -eq 0 ] || { echo "$f: not an NPU log, recorded with facts"; return 1; }; fi
+    done
+    "$NPUSCOPE" record -q -o "$NPU/rec-off" --no-npu -- cat "$FIX/constructed-npu-2025.log" || return 1
+    n=$(jq '[.reports[] | select((.metrics // {}) | length > 0)] | length' "$NPU"/rec-off/*/run.json)
+    [ "$n" -eq 0 ] || { echo "record --no-npu: $n reports with facts"; return 1; }
+}
+check "npu: record without --preset npu takes an NPU compile's facts as tree does from a pipe; --no-npu none" \
+    npu_record_detect
+
 # ---------------------------------------------------------------- the facts, exactly
 npu_json() { "$NPUSCOPE" tree -q --format json "$@" >"$NPU/t.json" 2>"$NPU/t.err"; }
 

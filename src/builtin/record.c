@@ -54,6 +54,7 @@ typedef struct {
     char **collect;        /* --collect FILE (argv pointers) */
     int ncollect;          /* entries in collect */
     const char *npuw;      /* --npuw[=LAYOUT] */
+    int no_npu;            /* --no-npu */
     int sweep;             /* 1 for sweep, 0 for record (which takes one --mode) */
 } ns__rec_opts;
 
@@ -158,6 +159,7 @@ static int ns__parse(ns__rec_opts *o, int argc, char **argv, int sweep) {
         NS_OPT_DOUBLE(0, "grace", &o->grace_s, "SEC", 0),
         NS_OPT_CALL_EQ("npuw", "LAYOUT", ns__opt_npuw, o, NS_NPUW_DEFAULT_LAYOUT),
         NS_OPT_CALL(0, "collect", "FILE", ns__opt_collect, o),
+        NS_OPT_FLAG(0, "no-npu", &o->no_npu),
         NS_OPT_FLAG(0, "show-output", &o->show_output),
         NS_OPT_QUIET(&o->quiet),
         NS_OPT_END(),
@@ -356,7 +358,7 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
     }
     ns_runner rn = {o->out_dir, o->preset,     o->timeout_s, o->grace_s,
                     o->show_output, o->metrics, o->collect, o->ncollect, o->npuw,
-                    o->dry_run ? NULL : ns__live_new(o)};
+                    o->dry_run ? NULL : ns__live_new(o), o->no_npu};
     double t_start = ns__mono();
     ns__eta eta = {ns_xcalloc(nconf * (size_t)(o->repeats + o->warmups + 1), sizeof(double)),
                    ns_xcalloc(nconf, sizeof(int)), (int)(o->repeats + o->warmups + 1)};

@@ -170,7 +170,12 @@ static void ns__scans_begin(ns__readers *rd, const ns_runner *rn, const ns_run_s
     if (!npuw && llm && (!strcmp(llm, "YES") || !strcmp(llm, "yes") || !strcmp(llm, "true") ||
                          !strcmp(llm, "1")))
         npuw = NS_NPUW_DEFAULT_LAYOUT;
-    rd->hooked = facts || npuw;
+    /* without the preset or npuw, an output is still read for an NPU
+     * compile's facts once a line of the NPU stack shows it one (the
+     * hook's detection, as tree and top read a log), unless --no-npu:
+     * run folders are not read again, so facts not taken now are lost */
+    int detect = !facts && !npuw && !rn->no_npu;
+    rd->hooked = facts || npuw || detect;
     static const char *const names[2] = {"stdout.log", "stderr.log"};
     for (int i = 0; i < 2; i++) {
         ns_scanner_init(&rd->sc[i]);
@@ -179,7 +184,8 @@ static void ns__scans_begin(ns__readers *rd, const ns_runner *rn, const ns_run_s
          * and then stderr.log: numbered once stdout has ended */
         rd->sc[i].number_late = i == 1;
         if (rd->hooked) {
-            ns_npu_hook_init(&rd->npu[i], npuw, &rd->sc[i].diag);
+            if (detect) ns_npu_hook_init_detect(&rd->npu[i], npuw, &rd->sc[i].diag);
+            else ns_npu_hook_init(&rd->npu[i], npuw, &rd->sc[i].diag);
             rd->sc[i].hook = &rd->npu[i].ops;
         }
         rd->found[i] = (ns__found){0};

@@ -24,6 +24,9 @@ typedef struct {
     int ncollect;          /* entries in collect */
     const char *npuw;      /* NPUW layout to label the reports, or NULL */
     struct ns_live *live;  /* the status line the output also goes to, or NULL */
+    int no_npu;            /* --no-npu: an output that shows itself an NPU compile's
+                            * is not read for its facts unless the npu preset or
+                            * npuw asks */
 } ns_runner;
 
 typedef struct {

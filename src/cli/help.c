@@ -157,6 +157,9 @@ static const char ns__top[] =
     "                     directory (no '..', no link out), not a folder, not\n" \
     "                     run.json, stdout.log, stderr.log or a hidden name; its\n" \
     "                     file name may hold wildcards: 'strategy_dump_*.json'\n"  \
+    "  --no-npu           do not read an NPU compile's facts from output that\n"  \
+    "                     shows itself one (without --preset npu or --npuw,\n"   \
+    "                     record reads them once an NPU logger's line comes)\n"  \
     "  --show-output      copy the command's output to the terminal as it runs\n"   \
     "  -q, --quiet        no progress or summary lines (without -q a line per\n"   \
     "                     finished run, on a terminal or not)\n"
