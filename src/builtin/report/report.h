@@ -2,7 +2,8 @@
  *
  * The command is broken out into separate source files for easier
  * editing; this header is what they share, and nothing outside this
- * folder may include it.  Which file owns what:
+ * folder may include it (but tests/unit_report_reload.c, which tests the
+ * second read of a run folder).  Which file owns what:
  *
  *   report.c   ns_cmd_report: the options, then the steps in order (read,
  *              build the page model, write the page), the warnings about
