@@ -39,18 +39,34 @@ static int ns__show(ns_page_shown *sh, const ns_report *r, const char *label) {
     return sh->n++;
 }
 
-/* Embed the reports of run `run` as an openable run of table row `row`:
- * all of them, or none (a run is opened whole). */
-static void ns__show_run(ns_page_model *m, int row, int run, int roles) {
-    ns_page_shown *sh = &m->shown;
+/* The rows of run `run`'s reports that have a tree, and its reports: from
+ * the trees, or from what was kept of them when the run was read. */
+static long ns__run_nodes(const ns_page_model *m, int run, int *nreports) {
+    if (m->in->sums) {
+        *nreports = m->in->sums[run].nreports;
+        return m->in->sums[run].nodes;
+    }
     const ns_run *r = &m->in->set->runs[run];
     long need = 0;
     for (int k = 0; k < r->nreports; k++)
         if (r->reports[k]->root) need += r->reports[k]->nnodes;
+    *nreports = r->nreports;
+    return need;
+}
+
+/* Embed the reports of run `run` as an openable run of table row `row`:
+ * all of them, or none (a run is opened whole).  A run read without its
+ * trees has them brought back first; when they cannot be (the run folder
+ * changed since), none are embedded. */
+static void ns__show_run(ns_page_model *m, int row, int run, int roles) {
+    ns_page_shown *sh = &m->shown;
+    const ns_run *r = &m->in->set->runs[run];
+    int nrep;
+    long need = ns__run_nodes(m, run, &nrep);
     ns_page_xrun x = {row, run, roles, -1, 0};
     if (need && sh->nodes + need > NS_PAGE_MAX_NODES && sh->n > 0) {
-        sh->omitted += r->nreports;
-    } else {
+        sh->omitted += nrep;
+    } else if (!m->in->sums || nrep == 0 || m->in->load(m->in->load_ctx, run) == 0) {
         for (int k = 0; k < r->nreports; k++) {
             int at = ns__show(sh, r->reports[k], r->reports[k]->label);
             if (at < 0) continue;
@@ -103,9 +119,8 @@ static void ns__shown(ns_page_model *m) {
         if (med < 0) continue;
         for (int k = 0; k < 2; k++) {
             if (x[k] < 0 || x[k] == med || (k == 1 && x[1] == x[0])) continue;
-            const ns_run *r = &m->in->set->runs[x[k]];
-            for (int j = 0; j < r->nreports; j++)
-                if (r->reports[j]->root) extra += r->reports[j]->nnodes;
+            int nrep;
+            extra += ns__run_nodes(m, x[k], &nrep);
             nextra++;
         }
     }
@@ -242,7 +257,17 @@ static void ns__diff(ns_page_model *m) {
     d->a_n = sa.n;
     d->b_n = sb.n;
     d->opts = (ns_diff_opts){0.05, 2, 0};
-    if (sa.n && sb.n) {
+    if (sa.n && sb.n && m->in->diff_sums) {
+        /* the runs' summaries, in the selections' order */
+        const ns_diff_sums **qa = ns_xcalloc((size_t)sa.n, sizeof *qa);
+        const ns_diff_sums **qb = ns_xcalloc((size_t)sb.n, sizeof *qb);
+        for (int i = 0; i < sa.n; i++) qa[i] = &m->in->diff_sums[sa.runs[i] - m->in->set->runs];
+        for (int i = 0; i < sb.n; i++) qb[i] = &m->in->diff_sums[sb.runs[i] - m->in->set->runs];
+        ns_diff_summed(m->in->diff_keep, sa.runs, qa, sa.n, sb.runs, qb, sb.n, &d->opts, &d->diff);
+        free(qa);
+        free(qb);
+        d->min_p = ns_mann_whitney_min_p((size_t)sa.n, (size_t)sb.n);
+    } else if (sa.n && sb.n) {
         ns_diff_runs(sa.runs, sa.n, sb.runs, sb.n, &d->opts, &d->diff);
         d->min_p = ns_mann_whitney_min_p((size_t)sa.n, (size_t)sb.n);
     }
@@ -272,6 +297,24 @@ static void ns__baseline(ns_page_model *m) {
     }
 }
 
+/* Take over the stage sums kept while the runs were read: their stage
+ * names join the page's after the logs' (the order the table would give
+ * them from the trees), and each sum's slot is renumbered to match. */
+static void ns__adopt_kept(ns_table *t, ns_table *kept) {
+    size_t *slot = ns_xcalloc(kept->stages.count + 1, sizeof *slot);
+    int added;
+    for (size_t k = 0; k < kept->stages.count; k++)
+        slot[k] = ns_strmap_intern(&t->stages, kept->stages.keys[k], &added);
+    for (size_t k = 0; k < kept->nkept; k++) kept->kept[k].slot = (int)slot[kept->kept[k].slot];
+    free(slot);
+    t->kept = kept->kept, t->nkept = kept->nkept, t->kept_sums_cap = kept->kept_sums_cap;
+    t->kept_total = kept->kept_total, t->kept_cap = kept->kept_cap;
+    t->kept_runs = kept->kept_runs;
+    kept->kept = NULL, kept->nkept = kept->kept_sums_cap = 0;
+    kept->kept_total = NULL, kept->kept_cap = 0;
+    kept->kept_runs = 0;
+}
+
 void ns_page_model_build(ns_page_model *m, const ns_page_input *in, const ns_page_opts *opts,
                          ns_stage_sel *sel) {
     memset(m, 0, sizeof *m);
@@ -288,6 +331,7 @@ void ns_page_model_build(ns_page_model *m, const ns_page_input *in, const ns_pag
         for (int k = 0; sm && k < ns_stage_count(sm); k++)
             ns_strmap_intern(&m->table.stages, ns_stage_name(sm, k), &added);
     }
+    if (in->kept) ns__adopt_kept(&m->table, in->kept);
     ns__baseline(m);
     ns_table_opts to = {sel, m->ratios.key, m->ratios.base};
     ns_table_build(&m->table, in->set->runs, in->set->nruns, &to);

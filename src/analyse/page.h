@@ -75,6 +75,21 @@ typedef struct {
                              * panel); NULL: the window most families share */
 } ns_page_opts;
 
+/* What the page reads of a run's trees, kept when `report` reads a run
+ * folder run by run and frees each run's trees (builtin/report/read.c):
+ * the trees of the few runs the explorer embeds are read again
+ * (ns_page_input.load), the other runs are these numbers. */
+typedef struct {
+    double total;           /* ns_run_value "total": its main reports' totals summed, or NaN */
+    long nodes;             /* rows of its reports that have a tree */
+    int nreports;           /* its reports */
+} ns_page_run_sums;
+
+/* Load run `run`'s trees back into the run set for the explorer; 0, or -1
+ * when they cannot be had as they were read (the loader warned: the run's
+ * trees are left out). */
+typedef int (*ns_page_load_fn)(void *ctx, int run);
+
 typedef struct {
     ns_report **logs;       /* reports of the log inputs, in order */
     int nlogs;              /* entries in logs */
@@ -85,6 +100,18 @@ typedef struct {
     int ninputs;            /* entries in inputs */
     int argc;               /* the report command line (argv[0] "report") ... */
     char **argv;            /* ... for the method section */
+    /* Runs read without their trees (all NULL: every run keeps its trees): */
+    const ns_page_run_sums *sums; /* per run: what the page reads of its trees */
+    ns_table *kept;         /* the runs' stage sums (ns_table_keep_stages, any stage
+                             * order); the model takes them over */
+    const ns_study_sums *study_sums; /* per run: ns_study_keep_run's summary ... */
+    const ns_study_keep *study_keep; /* ... made with this */
+    const ns_diff_sums *diff_sums;   /* per run, with --a/--b: ns_diff_keep_run's ... */
+    const ns_diff_keep *diff_keep;   /* ... made with this (no stage selection) */
+    const ns_strmap *titles;  /* "producer: title" of the runs' reports, first-seen ... */
+    const int *title_n;       /* ... and how many reports had each */
+    ns_page_load_fn load;   /* brings back a run's trees to embed them */
+    void *load_ctx;         /* its state */
 } ns_page_input;
 
 /* ====== Sections ====== */

@@ -364,7 +364,8 @@ static double ns__cell_time(const ns_page_model *m, const ns_table_row *row) {
     for (int i = 0; i < row->cfg.nruns; i++) {
         const ns_run *r = &m->in->set->runs[row->cfg.runs[i]];
         if (!ns_run_counted(r)) continue;
-        double y = ns_run_value(r, &total);
+        /* a run read without its trees: the total kept of them */
+        double y = m->in->sums ? m->in->sums[row->cfg.runs[i]].total : ns_run_value(r, &total);
         if (isfinite(y) && y > 0) v[n++] = y;
     }
     double t = n ? ns__median_of(v, n) : row->median;
@@ -768,7 +769,10 @@ static void ns__study_figures(ns_page_model *m) {
     ns_page_study *s = &m->study;
     s->ms_stage = -1;
     if (!m->table.staged || !ns_table_any_regime(&m->table)) return;
-    if (ns_study_build(&s->study, &m->table, m->sel, NULL) < 0) return;
+    if (m->in->study_sums ? ns_study_build_summed(&s->study, &m->table, m->in->study_sums,
+                                                  m->in->study_keep, NULL) < 0
+                          : ns_study_build(&s->study, &m->table, m->sel, NULL) < 0)
+        return;
     s->built = 1;
     for (size_t i = 0; i < sizeof ns__window_names / sizeof *ns__window_names && !s->wk; i++)
         for (int k = 0; k < s->study.naxes && !s->wk; k++)

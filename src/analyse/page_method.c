@@ -122,10 +122,12 @@ static void ns__dates(ns_page_method *mt, const ns_runset *set) {
     }
 }
 
-/* "producer: title" of every report, logs first, then the runs'. */
+/* "producer: title" of every report, logs first, then the runs' (kept as
+ * they were read, when the runs were read without their trees). */
 static void ns__reports(ns_page_method *mt, const ns_page_input *in) {
     ns_buf b = {0};
-    for (int i = 0; i < in->nlogs + in->set->nruns; i++) {
+    int upto = in->titles ? in->nlogs : in->nlogs + in->set->nruns;
+    for (int i = 0; i < upto; i++) {
         const ns_run *run = i < in->nlogs ? NULL : &in->set->runs[i - in->nlogs];
         ns_report *const *reps = run ? run->reports : &in->logs[i];
         int nrep = run ? run->nreports : 1;
@@ -136,6 +138,8 @@ static void ns__reports(ns_page_method *mt, const ns_page_input *in) {
             ns__tally_add(&mt->reports, b.data);
         }
     }
+    for (size_t k = 0; in->titles && k < in->titles->count; k++)
+        for (int n = 0; n < in->title_n[k]; n++) ns__tally_add(&mt->reports, in->titles->keys[k]);
     ns_buf_free(&b);
 }
 

@@ -94,10 +94,10 @@ int ns_cmd_report(int argc, char **argv) {
     memset(&o, 0, sizeof o);
     o.out = NS__DEFAULT_OUT;
     o.inputs = ns_xcalloc((size_t)argc + 1, sizeof *o.inputs);
-    ns__report_read rd;
-    memset(&rd, 0, sizeof rd);
     ns_stage_sel sel;
     memset(&sel, 0, sizeof sel);
+    ns__report_read rd;
+    ns__report_read_init(&rd, &sel, 0);
     ns_kvlist ka = {0}, kb = {0};
     ns_page_model m;
     ns_page page;
@@ -112,6 +112,7 @@ int ns_cmd_report(int argc, char **argv) {
         goto out;
     }
     ns_diag_quiet(o.ro.quiet);
+    rd.want_diff = o.page.sel_a != NULL;
     if (ns__report_read_inputs(&rd, o.inputs, o.ninputs, &o.ro) < 0) rc = NS_EXIT_USAGE;
     if (rd.nlogs == 0 && rd.set.nruns == 0) {
         if (rc == NS_EXIT_OK) {
@@ -139,7 +140,19 @@ int ns_cmd_report(int argc, char **argv) {
 
     /* the page: its numbers, then its words and figures, then the document */
     ns_page_input in = {rd.logs, rd.nlogs, &rd.set, rd.run_dir, rd.from.data,
-                        o.inputs, o.ninputs, argc, argv};
+                        o.inputs, o.ninputs, argc, argv,
+                        /* the runs were read without their trees (read.c) */
+                        NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    in.sums = rd.sums;
+    in.kept = &rd.kept;
+    in.study_sums = rd.study_sums;
+    in.study_keep = &rd.study_keep;
+    in.diff_sums = rd.want_diff ? rd.diff_sums : NULL;
+    in.diff_keep = &rd.diff_keep;
+    in.titles = &rd.titles;
+    in.title_n = rd.title_n;
+    in.load = ns__report_load;
+    in.load_ctx = &rd;
     ns_page_model_build(&m, &in, &o.page, &sel);
     built = 1;
     ns__warn_unmet(&m, &o.page);

@@ -2,7 +2,8 @@
  *
  * The command is broken out into separate source files for easier
  * editing; this header is what they share, and nothing outside this
- * folder may include it.  Which file owns what:
+ * folder may include it (but tests/unit_report_reload.c, which tests the
+ * second read of a run folder).  Which file owns what:
  *
  *   report.c   ns_cmd_report: the options, then the steps in order (read,
  *              build the page model, write the page), the warnings about
@@ -21,24 +22,48 @@
 #define NPUSCOPE_BUILTIN_REPORT_H
 
 #include "analyse/dataset.h"
+#include "analyse/page.h"
 #include "cli/cli.h"
 #include "render/html.h"
 
 /* ====== What was read (read.c) ====== */
 
+/* The runs are read one at a time and each is reduced to what the page
+ * reads of its trees (page.h, ns_page_input) before its trees are freed;
+ * the page brings back the trees of the few runs it embeds
+ * (ns__report_load), so memory does not grow with the trees of every run. */
 typedef struct {
     ns_report **logs;       /* reports of the log inputs, in order (owned) */
     int nlogs;              /* entries in logs */
     ns_buf from;            /* subtitle: what each input gave */
-    ns_runset set;          /* runs of the folder inputs */
+    ns_runset set;          /* runs of the folder inputs, without their trees */
     const char **run_dir;   /* per run: the input folder it came from (names borrowed) */
+    char **path;            /* per run: its run.json, to read its trees again (owned) */
+    int cap;                /* allocated entries of the per-run arrays */
+    ns_stage_sel *sel;      /* the page's stage maps (borrowed) */
+    int want_diff;          /* --a/--b: keep the diff's summaries too */
+    ns_field total;         /* the "total" field (ns_page_run_sums.total) */
+    ns_page_run_sums *sums; /* per run: what the page reads of its trees (owned) */
+    ns_table kept;          /* the runs' stage sums (ns_table_keep_stages) */
+    ns_study_keep study_keep; /* names of the study summaries */
+    ns_study_sums *study_sums; /* per run: its study summary (owned) */
+    ns_diff_keep diff_keep;   /* names of the diff summaries (want_diff) */
+    ns_diff_sums *diff_sums;  /* per run, with want_diff: its diff summary (owned) */
+    ns_strmap titles;       /* "producer: title" of the runs' reports, first-seen */
+    int *title_n;           /* per title: the reports that had it (owned) */
 } ns__report_read;
 
+/* Set r up to read: sel gives the stage maps, want_diff says --a/--b. */
+void ns__report_read_init(ns__report_read *r, ns_stage_sel *sel, int want_diff);
 /* Read every input: folders as runs, files (and standard input, for none
  * or "-") as logs.  Returns 0, or -1 when an input could not be read
  * (message printed); what could be read is kept either way. */
 int ns__report_read_inputs(ns__report_read *r, char **inputs, int ninputs,
                            const ns_read_opts *ro);
+/* ns_page_load_fn (ctx: the ns__report_read): run `run`'s trees read
+ * again from its run.json; a run.json gone or changed since the first read
+ * is a warning, and its trees are left out (-1). */
+int ns__report_load(void *ctx, int run);
 void ns__report_read_free(ns__report_read *r);
 
 /* ====== Writing (write.c) ====== */
