@@ -317,4 +317,10 @@ elif [ -z "${NPUSCOPE_INNER:-}" ]; then
     check "the whole suite against a clang-22 ASan+UBSan build" whole_suite_sanitized
 fi
 
+# The suite leaves the machine as it found it.  Run as root, anything that
+# replaces its output file (a rename over it, an unlink first) given
+# /dev/null would turn it into a plain file, and every later test would
+# then fail oddly (tmux's server cannot start): say so here, plainly
+check "the suite left /dev/null a character device" test -c /dev/null
+
 finish
