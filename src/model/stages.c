@@ -297,40 +297,79 @@ static void ns__scan_row(ns__scan *s, const ns_stage_map *m, int id, const char 
         }
 }
 
+/* The per-level arrays of a walk: on the stack for the depths of real
+ * reports, in one heap block past them (a report of a dense log is a few
+ * dozen rows: a malloc for each of them showed). */
+#define NS__LEVELS 32
+
+typedef struct {
+    ns__scan *sc;                 /* marker scan started at each level */
+    int *stg;                     /* stage of the last node seen at each level */
+    int *scan;                    /* the level whose scan its children join, or -1 */
+    size_t n;                     /* levels room is made for */
+    void *heap;                   /* the block when past NS__LEVELS, else NULL */
+    ns__scan sc0[NS__LEVELS];     /* the first NS__LEVELS of sc */
+    int stg0[NS__LEVELS];         /* ... of stg */
+    int scan0[NS__LEVELS];        /* ... of scan */
+} ns__levels;
+
+static void ns__levels_init(ns__levels *l) {
+    l->sc = l->sc0;
+    l->stg = l->stg0;
+    l->scan = l->scan0;
+    l->n = NS__LEVELS;
+    l->heap = NULL;
+}
+
+/* Room for level d (levels below it keep their contents). */
+static void ns__levels_need(ns__levels *l, size_t d) {
+    if (d < l->n) return;
+    size_t n = l->n * 2;
+    while (n <= d) n *= 2;
+    char *blk = ns_xmalloc((sizeof *l->sc + 2 * sizeof(int)) * n);
+    ns__scan *sc = (ns__scan *)(void *)blk;
+    int *stg = (int *)(void *)(sc + n), *scan = stg + n;
+    memcpy(sc, l->sc, sizeof *sc * l->n);
+    memcpy(stg, l->stg, sizeof *stg * l->n);
+    memcpy(scan, l->scan, sizeof *scan * l->n);
+    free(l->heap);
+    l->heap = blk;
+    l->sc = sc, l->stg = stg, l->scan = scan, l->n = n;
+}
+
 ns_stage_of *ns_stage_assign_new(const ns_stage_map *m, const ns_report *r, long *np) {
     const ns_node *root = r->root;
-    long n = 0;
-    int maxd = 0;
-    for (const ns_node *x = root; x; x = ns_node_next((ns_node *)x, root)) {
-        n++;
-        if (x->depth > maxd) maxd = x->depth;
-    }
     /* level L = depth + 1 (the root is level 0); for the last node seen at
-     * each level: its stage, and the level whose scan its children join */
-    size_t nl = (size_t)maxd + 2;
-    /* the per-level arrays in one block (a report of a dense log is a
-     * few dozen rows: its mallocs show) */
-    ns__scan *sc = ns_xmalloc((sizeof *sc + 2 * sizeof(int)) * nl);
-    int *stg = (int *)(void *)(sc + nl);
-    int *scan = stg + nl;
-    ns_stage_of *of = ns_xcalloc((size_t)n + 1, sizeof *of);
+     * each level: its stage, and the level whose scan its children join.
+     * One walk: `of` is made for the report's node count and grows if a
+     * reader counted fewer (nothing is walked to count them first) */
+    ns__levels lv;
+    ns__levels_init(&lv);
+    size_t cap = r->nnodes > 0 ? (size_t)r->nnodes + 1 : 64;
+    ns_stage_of *of = ns_xmalloc(cap * sizeof *of);
     const ns__block *any = m->any.nmarkers ? &m->any : NULL;
 
     const ns__rule *rule;
     const ns__block *b;
     int prev = ns__name_facts(m, root->name, -1, &rule, &b); /* the last id looked up */
     of[0] = (ns_stage_of){-1, 0, NS_STAGE_BY_NONE, prev};
-    stg[0] = -1;
+    lv.stg[0] = -1;
     if (!b) b = any;
-    scan[0] = b ? 0 : -1;
-    if (b) ns__scan_start(&sc[0], m, b);
+    lv.scan[0] = b ? 0 : -1;
+    if (b) ns__scan_start(&lv.sc[0], m, b);
 
     long i = 0;
     for (const ns_node *x = root->child; x; x = ns_node_next((ns_node *)x, root)) {
         i++;
+        if ((size_t)i + 1 >= cap) {
+            cap *= 2;
+            of = ns_xrealloc(of, cap * sizeof *of);
+        }
         int d = x->depth + 1;
         if (d < 1) d = 1;
-        if ((size_t)d >= nl) d = (int)nl - 1;
+        ns__levels_need(&lv, (size_t)d);
+        int *stg = lv.stg, *scan = lv.scan;
+        ns__scan *sc = lv.sc;
         if (ns__is_rest(x)) {
             of[i] = (ns_stage_of){-1, 0, NS_STAGE_BY_NONE, -1};
             stg[d] = -1;
@@ -362,8 +401,9 @@ ns_stage_of *ns_stage_assign_new(const ns_stage_map *m, const ns_report *r, long
             scan[d] = -1;
         }
     }
-    free(sc);
-    *np = n;
+    free(lv.heap);
+    memset(&of[i + 1], 0, sizeof *of); /* the entry past the last, as it always was */
+    *np = i + 1;
     return of;
 }
 
