@@ -71,7 +71,6 @@ void ns_stage_map_free(ns_stage_map *m) {
         free(m->memo->rule);
         free(m->memo->block);
         free(m->memo->marks);
-        free(m->memo->next);
         free(m->memo);
     }
     free(m);
@@ -188,14 +187,22 @@ static const ns__block *ns__scope_block(const ns_stage_map *m, const char *name)
     return NULL;
 }
 
+/* The guess slot of a row: the ids of the three names looked up before
+ * it (-1 for none) and its depth, hashed (ns__memo.guess). */
+static unsigned ns__guess_slot(const int *ctx, int depth) {
+    unsigned h = (unsigned)(ctx[0] + 1) * 0x9e3779b1u ^ (unsigned)(ctx[1] + 1) * 0x85ebca77u ^
+                 (unsigned)(ctx[2] + 1) * 0xc2b2ae3du ^ (unsigned)(depth + 2) * 0x27d4eb2fu;
+    return h >> (32 - NS__GUESS_BITS);
+}
+
 /* The name rule and scope block of `name`, through the memo; returns the
- * name's id in the memo, or -1 when the memo is full.  prev is the id of
- * the name looked up before it in the same walk (-1 for none): the name
- * that followed that one last time is tried first, without hashing. */
-static int ns__name_facts(const ns_stage_map *m, const char *name, int prev,
+ * name's id in the memo, or -1 when the memo is full.  slot is the row's
+ * guess slot (ns__guess_slot): the name seen there last time is tried
+ * first, without hashing. */
+static int ns__name_facts(const ns_stage_map *m, const char *name, unsigned slot,
                           const ns__rule **rule, const ns__block **block) {
     ns__memo *mo = m->memo;
-    int guess = prev >= 0 ? mo->next[prev] : -1;
+    int guess = mo->guess[slot] - 1;
     size_t k;
     if (guess >= 0 && strcmp(mo->names.keys[guess], name) == 0) {
         k = (size_t)guess;
@@ -212,12 +219,10 @@ static int ns__name_facts(const ns_stage_map *m, const char *name, int prev,
                 mo->cap = mo->cap ? mo->cap * 2 : 256;
                 mo->rule = ns_xrealloc(mo->rule, sizeof *mo->rule * mo->cap);
                 mo->block = ns_xrealloc(mo->block, sizeof *mo->block * mo->cap);
-                mo->next = ns_xrealloc(mo->next, sizeof *mo->next * mo->cap);
                 mo->marks = ns_xrealloc(mo->marks, sizeof *mo->marks * mo->cap * nb);
             }
             mo->rule[k] = *rule ? (int)(*rule - m->names) : -1;
             mo->block[k] = *block ? (int)(*block - m->blocks) : -1;
-            mo->next[k] = -1;
             for (size_t bi = 0; bi < nb; bi++) {
                 const ns__block *bl = bi < (size_t)m->nblocks ? &m->blocks[bi] : &m->any;
                 unsigned long long w = 0;
@@ -225,10 +230,10 @@ static int ns__name_facts(const ns_stage_map *m, const char *name, int prev,
                     if (ns__rule_match(&bl->markers[j], name)) w |= 1ull << j;
                 mo->marks[k * nb + bi] = w;
             }
-            if (prev >= 0) mo->next[prev] = (int)k;
+            mo->guess[slot] = (int)k + 1;
             return (int)k;
         }
-        if (prev >= 0) mo->next[prev] = (int)k;
+        mo->guess[slot] = (int)k + 1;
     }
     *rule = mo->rule[k] >= 0 ? &m->names[mo->rule[k]] : NULL;
     *block = mo->block[k] >= 0 ? &m->blocks[mo->block[k]] : NULL;
@@ -351,8 +356,10 @@ ns_stage_of *ns_stage_assign_new(const ns_stage_map *m, const ns_report *r, long
 
     const ns__rule *rule;
     const ns__block *b;
-    int prev = ns__name_facts(m, root->name, -1, &rule, &b); /* the last id looked up */
-    of[0] = (ns_stage_of){-1, 0, NS_STAGE_BY_NONE, prev};
+    int ctx[3] = {-1, -1, -1}; /* the ids of the last three names looked up, newest first */
+    int id = ns__name_facts(m, root->name, ns__guess_slot(ctx, root->depth), &rule, &b);
+    ctx[0] = id;
+    of[0] = (ns_stage_of){-1, 0, NS_STAGE_BY_NONE, id};
     lv.stg[0] = -1;
     if (!b) b = any;
     lv.scan[0] = b ? 0 : -1;
@@ -377,8 +384,8 @@ ns_stage_of *ns_stage_assign_new(const ns_stage_map *m, const ns_report *r, long
             continue;
         }
         int s = scan[d - 1];
-        int id = ns__name_facts(m, x->name, prev, &rule, &b);
-        prev = id;
+        id = ns__name_facts(m, x->name, ns__guess_slot(ctx, x->depth), &rule, &b);
+        ctx[2] = ctx[1], ctx[1] = ctx[0], ctx[0] = id;
         if (s >= 0) ns__scan_row(&sc[s], m, id, x->name);
         if (rule) of[i] = (ns_stage_of){rule->stage, rule->line, NS_STAGE_BY_NAME, id};
         else if (s >= 0 && sc[s].stage >= 0)
