@@ -413,6 +413,55 @@ static void test_scan_noise_offsets(void) {
     ns_buf_free(&b);
 }
 
+/* Rows of every length with an escape sequence or a NUL at every place,
+ * the row followed by another line, or last with and without its newline:
+ * the line finder's blocks (scan.c, "Finding a line's end") end
+ * everywhere in them, and the last block overlaps the one before.  An
+ * escape is cleaned away; a NUL makes the row a line that is not a row. */
+static void test_scan_line_ends(void) {
+    sink_t s = {0};
+    ns_buf b = {0}, want = {0};
+    int all = 1, cases = 0;
+    for (int len = 1; len <= 70; len++)
+        for (int at = -1; at <= len; at++)
+            for (int kind = 0; kind < 2; kind++)
+                for (int end = 0; end < 3; end++) {
+                    if (at < 0 && kind) continue;
+                    b.len = want.len = 0;
+                    ns_buf_puts(&b, HDR("0.0100", "  ----Wall Time----  ----Name----"));
+                    ns_buf_puts(&b, "    0.0100 (100.0%)  ");
+                    ns_buf_puts(&want, "");
+                    for (int i = 0; i <= len; i++) {
+                        if (i == at) {
+                            if (kind) ns_buf_add(&b, "\0", 1);
+                            else ns_buf_puts(&b, "\033[1m");
+                        }
+                        if (i == len) break;
+                        ns_buf_putc(&b, (char)('a' + i % 26));
+                        ns_buf_putc(&want, (char)('a' + i % 26));
+                    }
+                    if (end == 0) ns_buf_puts(&b, "\n    0.0100 (100.0%)  Total\n");
+                    else if (end == 1) ns_buf_putc(&b, '\n');
+                    ns_scanner sc;
+                    ns_scanner_init(&sc);
+                    int n = ns_scan_buffer(&sc, "t.log", b.data, b.len, keep, &s);
+                    ns_scanner_free(&sc);
+                    const ns_report *r = n == 1 ? s.r[0] : NULL;
+                    int ok = r && r->complete == (end == 0);
+                    if (ok && kind) ok = r->nnodes == 1;
+                    else if (ok) ok = r->nnodes == 2 && strcmp(r->root->child->name, want.data) == 0;
+                    if (!ok && all)
+                        printf("  line ends: len %d, %s at %d, end %d: wrong\n", len,
+                               kind ? "NUL" : "escape", at, end);
+                    all &= ok;
+                    cases++;
+                    drop(&s);
+                }
+    CHECK(all && cases > 10000);
+    ns_buf_free(&b);
+    ns_buf_free(&want);
+}
+
 /* ====== JSON strings, strmap ====== */
 
 static void test_json_and_map(void) {
@@ -665,6 +714,7 @@ int main(void) {
         test_scan_edge();
         test_scan_after_noise();
         test_scan_noise_offsets();
+        test_scan_line_ends();
     }
     ns_scan_simd(-1);
     test_json_and_map();

@@ -21,16 +21,43 @@ struct ns_arena_chunk {
     _Alignas(16) char data[]; /* the memory */
 };
 
+/* Spare chunks.  A report-dense log makes and frees a report every few
+ * dozen lines, in two chunks of 4 and 8 KiB: too big for malloc's
+ * per-thread cache, so each went through its bins, and a malloc and a
+ * free of them cost about 500 instructions (3% of all on the dense log of
+ * tests/bench/dense.sh).  So a thread keeps up to NS__SPARE_MAX freed
+ * chunks of at most NS__SPARE_CAP bytes for its next reports, newest
+ * first.  A thread that ends frees its own (ns_report_spares_free). */
+#define NS__SPARE_MAX 4
+#define NS__SPARE_CAP (64u << 10)
+static _Thread_local ns_arena_chunk *ns__spare; /* kept chunks, linked by prev */
+static _Thread_local int ns__nspare;            /* how many */
+
+void ns_report_spares_free(void) {
+    while (ns__spare) {
+        ns_arena_chunk *c = ns__spare;
+        ns__spare = c->prev;
+        free(c);
+    }
+    ns__nspare = 0;
+}
+
 /* A new chunk with room for n bytes (n a multiple of 16). */
 static ns_arena_chunk *ns__arena_grow(ns_report *r, size_t n) {
-    ns_arena_chunk *c = r->arena;
-    size_t cap = c ? c->cap * 2 : 4096;
-    if (cap > (1u << 20)) cap = 1u << 20;
-    if (cap < n) cap = n;
-    ns_arena_chunk *nc = ns_xmalloc(sizeof *nc + cap);
+    ns_arena_chunk *c = r->arena, *nc;
+    if (ns__spare && ns__spare->cap >= n) {
+        nc = ns__spare;
+        ns__spare = nc->prev;
+        ns__nspare--;
+    } else {
+        size_t cap = c ? c->cap * 2 : 4096;
+        if (cap > (1u << 20)) cap = 1u << 20;
+        if (cap < n) cap = n;
+        nc = ns_xmalloc(sizeof *nc + cap);
+        nc->cap = cap;
+    }
     nc->prev = c;
     nc->used = 0;
-    nc->cap = cap;
     r->arena = nc;
     return nc;
 }
@@ -120,7 +147,13 @@ void ns_report_free(ns_report *r) {
     ns_arena_chunk *c = r->arena;
     while (c) {
         ns_arena_chunk *prev = c->prev;
-        free(c);
+        if (ns__nspare < NS__SPARE_MAX && c->cap <= NS__SPARE_CAP) {
+            c->prev = ns__spare;
+            ns__spare = c;
+            ns__nspare++;
+        } else {
+            free(c);
+        }
         c = prev;
     }
     for (int i = 0; i < r->nfacts; i++) free(r->facts[i].name);

@@ -127,6 +127,10 @@ typedef struct ns_report {
 
 ns_report *ns_report_new(ns_producer producer, const char *file, long line);
 void ns_report_free(ns_report *r);
+/* A thread keeps a few of the arena chunks its freed reports leave, for
+ * the next reports it makes; a thread that ends (a scan worker) frees them
+ * with this. */
+void ns_report_spares_free(void);
 
 /* ====== Report groups ======
  * One clang, flang, opt or llc process prints several tables back to back

@@ -71,7 +71,6 @@ void ns_stage_map_free(ns_stage_map *m) {
         free(m->memo->rule);
         free(m->memo->block);
         free(m->memo->marks);
-        free(m->memo->next);
         free(m->memo);
     }
     free(m);
@@ -188,14 +187,22 @@ static const ns__block *ns__scope_block(const ns_stage_map *m, const char *name)
     return NULL;
 }
 
+/* The guess slot of a row: the ids of the three names looked up before
+ * it (-1 for none) and its depth, hashed (ns__memo.guess). */
+static unsigned ns__guess_slot(const int *ctx, int depth) {
+    unsigned h = (unsigned)(ctx[0] + 1) * 0x9e3779b1u ^ (unsigned)(ctx[1] + 1) * 0x85ebca77u ^
+                 (unsigned)(ctx[2] + 1) * 0xc2b2ae3du ^ (unsigned)(depth + 2) * 0x27d4eb2fu;
+    return h >> (32 - NS__GUESS_BITS);
+}
+
 /* The name rule and scope block of `name`, through the memo; returns the
- * name's id in the memo, or -1 when the memo is full.  prev is the id of
- * the name looked up before it in the same walk (-1 for none): the name
- * that followed that one last time is tried first, without hashing. */
-static int ns__name_facts(const ns_stage_map *m, const char *name, int prev,
+ * name's id in the memo, or -1 when the memo is full.  slot is the row's
+ * guess slot (ns__guess_slot): the name seen there last time is tried
+ * first, without hashing. */
+static int ns__name_facts(const ns_stage_map *m, const char *name, unsigned slot,
                           const ns__rule **rule, const ns__block **block) {
     ns__memo *mo = m->memo;
-    int guess = prev >= 0 ? mo->next[prev] : -1;
+    int guess = mo->guess[slot] - 1;
     size_t k;
     if (guess >= 0 && strcmp(mo->names.keys[guess], name) == 0) {
         k = (size_t)guess;
@@ -212,12 +219,10 @@ static int ns__name_facts(const ns_stage_map *m, const char *name, int prev,
                 mo->cap = mo->cap ? mo->cap * 2 : 256;
                 mo->rule = ns_xrealloc(mo->rule, sizeof *mo->rule * mo->cap);
                 mo->block = ns_xrealloc(mo->block, sizeof *mo->block * mo->cap);
-                mo->next = ns_xrealloc(mo->next, sizeof *mo->next * mo->cap);
                 mo->marks = ns_xrealloc(mo->marks, sizeof *mo->marks * mo->cap * nb);
             }
             mo->rule[k] = *rule ? (int)(*rule - m->names) : -1;
             mo->block[k] = *block ? (int)(*block - m->blocks) : -1;
-            mo->next[k] = -1;
             for (size_t bi = 0; bi < nb; bi++) {
                 const ns__block *bl = bi < (size_t)m->nblocks ? &m->blocks[bi] : &m->any;
                 unsigned long long w = 0;
@@ -225,10 +230,10 @@ static int ns__name_facts(const ns_stage_map *m, const char *name, int prev,
                     if (ns__rule_match(&bl->markers[j], name)) w |= 1ull << j;
                 mo->marks[k * nb + bi] = w;
             }
-            if (prev >= 0) mo->next[prev] = (int)k;
+            mo->guess[slot] = (int)k + 1;
             return (int)k;
         }
-        if (prev >= 0) mo->next[prev] = (int)k;
+        mo->guess[slot] = (int)k + 1;
     }
     *rule = mo->rule[k] >= 0 ? &m->names[mo->rule[k]] : NULL;
     *block = mo->block[k] >= 0 ? &m->blocks[mo->block[k]] : NULL;
@@ -297,40 +302,81 @@ static void ns__scan_row(ns__scan *s, const ns_stage_map *m, int id, const char 
         }
 }
 
+/* The per-level arrays of a walk: on the stack for the depths of real
+ * reports, in one heap block past them (a report of a dense log is a few
+ * dozen rows: a malloc for each of them showed). */
+#define NS__LEVELS 32
+
+typedef struct {
+    ns__scan *sc;                 /* marker scan started at each level */
+    int *stg;                     /* stage of the last node seen at each level */
+    int *scan;                    /* the level whose scan its children join, or -1 */
+    size_t n;                     /* levels room is made for */
+    void *heap;                   /* the block when past NS__LEVELS, else NULL */
+    ns__scan sc0[NS__LEVELS];     /* the first NS__LEVELS of sc */
+    int stg0[NS__LEVELS];         /* ... of stg */
+    int scan0[NS__LEVELS];        /* ... of scan */
+} ns__levels;
+
+static void ns__levels_init(ns__levels *l) {
+    l->sc = l->sc0;
+    l->stg = l->stg0;
+    l->scan = l->scan0;
+    l->n = NS__LEVELS;
+    l->heap = NULL;
+}
+
+/* Room for level d (levels below it keep their contents). */
+static void ns__levels_need(ns__levels *l, size_t d) {
+    if (d < l->n) return;
+    size_t n = l->n * 2;
+    while (n <= d) n *= 2;
+    char *blk = ns_xmalloc((sizeof *l->sc + 2 * sizeof(int)) * n);
+    ns__scan *sc = (ns__scan *)(void *)blk;
+    int *stg = (int *)(void *)(sc + n), *scan = stg + n;
+    memcpy(sc, l->sc, sizeof *sc * l->n);
+    memcpy(stg, l->stg, sizeof *stg * l->n);
+    memcpy(scan, l->scan, sizeof *scan * l->n);
+    free(l->heap);
+    l->heap = blk;
+    l->sc = sc, l->stg = stg, l->scan = scan, l->n = n;
+}
+
 ns_stage_of *ns_stage_assign_new(const ns_stage_map *m, const ns_report *r, long *np) {
     const ns_node *root = r->root;
-    long n = 0;
-    int maxd = 0;
-    for (const ns_node *x = root; x; x = ns_node_next((ns_node *)x, root)) {
-        n++;
-        if (x->depth > maxd) maxd = x->depth;
-    }
     /* level L = depth + 1 (the root is level 0); for the last node seen at
-     * each level: its stage, and the level whose scan its children join */
-    size_t nl = (size_t)maxd + 2;
-    /* the per-level arrays in one block (a report of a dense log is a
-     * few dozen rows: its mallocs show) */
-    ns__scan *sc = ns_xmalloc((sizeof *sc + 2 * sizeof(int)) * nl);
-    int *stg = (int *)(void *)(sc + nl);
-    int *scan = stg + nl;
-    ns_stage_of *of = ns_xcalloc((size_t)n + 1, sizeof *of);
+     * each level: its stage, and the level whose scan its children join.
+     * One walk: `of` is made for the report's node count and grows if a
+     * reader counted fewer (nothing is walked to count them first) */
+    ns__levels lv;
+    ns__levels_init(&lv);
+    size_t cap = r->nnodes > 0 ? (size_t)r->nnodes + 1 : 64;
+    ns_stage_of *of = ns_xmalloc(cap * sizeof *of);
     const ns__block *any = m->any.nmarkers ? &m->any : NULL;
 
     const ns__rule *rule;
     const ns__block *b;
-    int prev = ns__name_facts(m, root->name, -1, &rule, &b); /* the last id looked up */
-    of[0] = (ns_stage_of){-1, 0, NS_STAGE_BY_NONE, prev};
-    stg[0] = -1;
+    int ctx[3] = {-1, -1, -1}; /* the ids of the last three names looked up, newest first */
+    int id = ns__name_facts(m, root->name, ns__guess_slot(ctx, root->depth), &rule, &b);
+    ctx[0] = id;
+    of[0] = (ns_stage_of){-1, 0, NS_STAGE_BY_NONE, id};
+    lv.stg[0] = -1;
     if (!b) b = any;
-    scan[0] = b ? 0 : -1;
-    if (b) ns__scan_start(&sc[0], m, b);
+    lv.scan[0] = b ? 0 : -1;
+    if (b) ns__scan_start(&lv.sc[0], m, b);
 
     long i = 0;
     for (const ns_node *x = root->child; x; x = ns_node_next((ns_node *)x, root)) {
         i++;
+        if ((size_t)i + 1 >= cap) {
+            cap *= 2;
+            of = ns_xrealloc(of, cap * sizeof *of);
+        }
         int d = x->depth + 1;
         if (d < 1) d = 1;
-        if ((size_t)d >= nl) d = (int)nl - 1;
+        ns__levels_need(&lv, (size_t)d);
+        int *stg = lv.stg, *scan = lv.scan;
+        ns__scan *sc = lv.sc;
         if (ns__is_rest(x)) {
             of[i] = (ns_stage_of){-1, 0, NS_STAGE_BY_NONE, -1};
             stg[d] = -1;
@@ -338,8 +384,8 @@ ns_stage_of *ns_stage_assign_new(const ns_stage_map *m, const ns_report *r, long
             continue;
         }
         int s = scan[d - 1];
-        int id = ns__name_facts(m, x->name, prev, &rule, &b);
-        prev = id;
+        id = ns__name_facts(m, x->name, ns__guess_slot(ctx, x->depth), &rule, &b);
+        ctx[2] = ctx[1], ctx[1] = ctx[0], ctx[0] = id;
         if (s >= 0) ns__scan_row(&sc[s], m, id, x->name);
         if (rule) of[i] = (ns_stage_of){rule->stage, rule->line, NS_STAGE_BY_NAME, id};
         else if (s >= 0 && sc[s].stage >= 0)
@@ -362,8 +408,9 @@ ns_stage_of *ns_stage_assign_new(const ns_stage_map *m, const ns_report *r, long
             scan[d] = -1;
         }
     }
-    free(sc);
-    *np = n;
+    free(lv.heap);
+    memset(&of[i + 1], 0, sizeof *of); /* the entry past the last, as it always was */
+    *np = i + 1;
     return of;
 }
 

@@ -209,6 +209,7 @@ static void *ns__worker(void *arg) {
             pthread_cond_wait(&sp->cv, &sp->mu);
         if (atomic_load(&sp->cancel) || sp->next >= sp->nch) {
             pthread_mutex_unlock(&sp->mu);
+            ns_report_spares_free(); /* the arena chunks this thread kept */
             return NULL;
         }
         ns__chunk *c = &sp->ch[sp->next++];
