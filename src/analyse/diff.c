@@ -130,13 +130,7 @@ void ns_diff_sums_free(ns_diff_sums *s) {
 /* The entry of name id in l (made, 0, on first sight: k->at remembers it
  * while one list of one run is made). */
 static int ns__entry(ns_diff_keep *k, ns_diff_list *l, size_t id) {
-    if (id >= k->nat) {
-        size_t n = k->nat ? k->nat : 64;
-        while (n <= id) n *= 2;
-        k->at = ns_xrealloc(k->at, sizeof *k->at * n);
-        memset(k->at + k->nat, 0, sizeof *k->at * (n - k->nat));
-        k->nat = n;
-    }
+    k->at = ns_grow_zeroed(k->at, &k->nat, id, sizeof *k->at);
     if (k->at[id]) return (int)(k->at[id] - 1);
     if (l->n == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 16;

@@ -441,13 +441,7 @@ static void ns__keep_tops(ns_study_keep *k, const ns_run *r, ns_stage_sel *sel,
             if (nd->kind != NS_KIND_PASS || nd->child || of[at].stage < 0) continue;
             unsigned stage = (unsigned)ns_strmap_intern(&k->names, ns_stage_name(m, of[at].stage), NULL);
             size_t pass = ns_strmap_intern(&k->names, nd->name, NULL);
-            if (pass >= k->nat) {
-                size_t n = k->nat ? k->nat : 64;
-                while (n <= pass) n *= 2;
-                k->at = ns_xrealloc(k->at, sizeof *k->at * n);
-                memset(k->at + k->nat, 0, sizeof *k->at * (n - k->nat));
-                k->nat = n;
-            }
+            k->at = ns_grow_zeroed(k->at, &k->nat, pass, sizeof *k->at);
             int i = k->at[pass] - 1, last = -1;
             while (i >= 0 && pairs[i].stage != stage) last = i, i = pairs[i].next - 1;
             if (i < 0) {

@@ -102,13 +102,7 @@ static size_t ns__top_row_of(ns_top *t, ns_top_ids *ids, int id, const ns_node *
     }
     size_t k = ns_strmap_intern(&t->names, n->name, added);
     if (ids && id >= 0) {
-        if ((size_t)id >= ids->n) {
-            size_t cap = ids->n ? ids->n : 256;
-            while (cap <= (size_t)id) cap *= 2;
-            ids->row = ns_xrealloc(ids->row, sizeof *ids->row * cap);
-            memset(ids->row + ids->n, 0, sizeof *ids->row * (cap - ids->n));
-            ids->n = cap;
-        }
+        ids->row = ns_grow_zeroed(ids->row, &ids->n, (size_t)id, sizeof *ids->row);
         ids->row[id] = k + 1;
     }
     return k;

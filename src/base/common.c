@@ -37,6 +37,16 @@ void *ns_xrealloc(void *p, size_t n) {
     return q;
 }
 
+void *ns_grow_zeroed(void *p, size_t *cap, size_t id, size_t size) {
+    if (id < *cap) return p;
+    size_t n = *cap ? *cap : 64;
+    while (n <= id) n *= 2;
+    p = ns_xrealloc(p, size * n);
+    memset((char *)p + size * *cap, 0, size * (n - *cap));
+    *cap = n;
+    return p;
+}
+
 char *ns_strndup(const char *s, size_t n) {
     char *d = ns_xmalloc(n + 1);
     memcpy(d, s, n);

@@ -40,6 +40,10 @@
 void *ns_xmalloc(size_t n);
 void *ns_xcalloc(size_t n, size_t size);
 void *ns_xrealloc(void *p, size_t n);
+/* An array indexed by an id (a name's in a string map), grown to hold index
+ * `id`: *cap doubles from 64 until it is past id, and the new elements are
+ * zero, so that 0 can mean "not seen yet".  Returns the array. */
+void *ns_grow_zeroed(void *p, size_t *cap, size_t id, size_t size);
 char *ns_strdup(const char *s);
 char *ns_strndup(const char *s, size_t n);
 
