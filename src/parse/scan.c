@@ -851,10 +851,7 @@ static void ns__finish(ns__scan *st, long last_line) {
     /* a report numbered late has no label yet: its number in this input */
     char late[32];
     const char *label = r->label;
-    if (!label) {
-        snprintf(late, sizeof late, "#%d", r->index + 1);
-        label = late;
-    }
+    if (!label && (st->ps.foreign || !r->complete)) label = ns__hash_label(late, r->index + 1);
     if (st->ps.foreign)
         ns_diag_say(st->ps.diag, NS_DIAG_WARNING, r->file, st->ps.foreign_first,
                     "report %s: skipped %ld %s of it", label, st->ps.foreign,
@@ -1315,8 +1312,7 @@ void ns_scan_part_hand_on(ns_scan_part *p, ns_report *r) {
     r->index = sc->next_index++;
     if (!r->label && !sc->number_late) {
         char tmp[32];
-        snprintf(tmp, sizeof tmp, "#%d", r->index + 1);
-        r->label = ns_strdup(tmp);
+        r->label = ns_strdup(ns__hash_label(tmp, r->index + 1));
     }
     p->st.found++;
     ns__emit(&p->st, r);
@@ -1477,7 +1473,6 @@ void ns_scan_number_late(ns_report *r, int base) {
     if (r->parent >= 0) r->parent += base;
     if (!r->label) {
         char tmp[32];
-        snprintf(tmp, sizeof tmp, "#%d", r->index + 1);
-        r->label = ns_strdup(tmp);
+        r->label = ns_strdup(ns__hash_label(tmp, r->index + 1));
     }
 }
