@@ -8,6 +8,8 @@
 #include "model/report.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +29,24 @@ struct ns_arena_chunk {
  * free of them cost about 500 instructions (3% of all on the dense log of
  * tests/bench/dense.sh).  So a thread keeps up to NS__SPARE_MAX freed
  * chunks of at most NS__SPARE_CAP bytes for its next reports, newest
- * first.  A thread that ends frees its own (ns_report_spares_free). */
+ * first.  A thread that ends frees its own (ns_report_spares_free).
+ *
+ * When threads scan one file (parse/split.c), the workers make the
+ * reports and the calling thread frees them: its list fills and theirs
+ * stay empty, and every chunk went back to malloc on one thread and came
+ * out of it fresh (page faults) on another.  So what overflows a thread's
+ * list goes to one shared pool of up to NS__POOL_MAX bytes, under a lock,
+ * and a thread whose list is empty takes from there first.  One thread
+ * alone never overflows (it frees what it took) and never takes the lock
+ * after its first reports. */
 #define NS__SPARE_MAX 4
 #define NS__SPARE_CAP (64u << 10)
+#define NS__POOL_MAX (16u << 20) /* bytes: more than the reports a split scan holds */
 static _Thread_local ns_arena_chunk *ns__spare; /* kept chunks, linked by prev */
 static _Thread_local int ns__nspare;            /* how many */
+static pthread_mutex_t ns__pool_mu = PTHREAD_MUTEX_INITIALIZER; /* guards the pool */
+static ns_arena_chunk *ns__pool;                /* the shared chunks, linked by prev */
+static atomic_size_t ns__npool;                 /* bytes in it (read unlocked: a peek) */
 
 void ns_report_spares_free(void) {
     while (ns__spare) {
@@ -42,6 +57,53 @@ void ns_report_spares_free(void) {
     ns__nspare = 0;
 }
 
+void ns_report_pool_free(void) {
+    pthread_mutex_lock(&ns__pool_mu);
+    while (ns__pool) {
+        ns_arena_chunk *c = ns__pool;
+        ns__pool = c->prev;
+        free(c);
+    }
+    atomic_store(&ns__npool, 0);
+    pthread_mutex_unlock(&ns__pool_mu);
+}
+
+/* A pooled chunk of at least n bytes, or NULL (the pool's newest only:
+ * reports take chunks of a few sizes, and a search would hold the lock) */
+static ns_arena_chunk *ns__pool_take(size_t n) {
+    if (!atomic_load_explicit(&ns__npool, memory_order_relaxed))
+        return NULL; /* a peek: a miss only costs a malloc */
+    pthread_mutex_lock(&ns__pool_mu);
+    ns_arena_chunk *c = ns__pool;
+    if (c && c->cap >= n) {
+        ns__pool = c->prev;
+        atomic_fetch_sub(&ns__npool, c->cap);
+    } else {
+        c = NULL;
+    }
+    pthread_mutex_unlock(&ns__pool_mu);
+    return c;
+}
+
+/* Keep the chunks of list c (linked by prev) in the pool while there is
+ * room, and free the rest: one lock for a report's chunks. */
+static void ns__pool_put(ns_arena_chunk *c) {
+    pthread_mutex_lock(&ns__pool_mu);
+    while (c && atomic_load(&ns__npool) + c->cap <= NS__POOL_MAX) {
+        ns_arena_chunk *prev = c->prev;
+        c->prev = ns__pool;
+        ns__pool = c;
+        atomic_fetch_add(&ns__npool, c->cap);
+        c = prev;
+    }
+    pthread_mutex_unlock(&ns__pool_mu);
+    while (c) {
+        ns_arena_chunk *prev = c->prev;
+        free(c);
+        c = prev;
+    }
+}
+
 /* A new chunk with room for n bytes (n a multiple of 16). */
 static ns_arena_chunk *ns__arena_grow(ns_report *r, size_t n) {
     ns_arena_chunk *c = r->arena, *nc;
@@ -49,6 +111,8 @@ static ns_arena_chunk *ns__arena_grow(ns_report *r, size_t n) {
         nc = ns__spare;
         ns__spare = nc->prev;
         ns__nspare--;
+    } else if (!ns__spare && n <= NS__SPARE_CAP && (nc = ns__pool_take(n))) {
+        /* from the shared pool */
     } else {
         size_t cap = c ? c->cap * 2 : 4096;
         if (cap > (1u << 20)) cap = 1u << 20;
@@ -144,18 +208,22 @@ void ns_report_group_ws(ns_report **r, int n) {
 
 void ns_report_free(ns_report *r) {
     if (!r) return;
-    ns_arena_chunk *c = r->arena;
+    ns_arena_chunk *c = r->arena, *over = NULL; /* over: for the pool */
     while (c) {
         ns_arena_chunk *prev = c->prev;
-        if (ns__nspare < NS__SPARE_MAX && c->cap <= NS__SPARE_CAP) {
+        if (c->cap > NS__SPARE_CAP) {
+            free(c);
+        } else if (ns__nspare < NS__SPARE_MAX) {
             c->prev = ns__spare;
             ns__spare = c;
             ns__nspare++;
         } else {
-            free(c);
+            c->prev = over;
+            over = c;
         }
         c = prev;
     }
+    if (over) ns__pool_put(over);
     for (int i = 0; i < r->nfacts; i++) free(r->facts[i].name);
     free(r->facts);
     free(r->label);

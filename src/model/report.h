@@ -119,6 +119,9 @@ typedef struct ns_report {
                               * is part of the compile's */
     char *within;            /* the parent's rows it breaks down, "; "-joined
                               * (owned), or NULL: the parent as a whole */
+    signed char vpux;        /* ns_stage_is_vpux's answer when the thread
+                              * that built the report noted it (model/stages.h:
+                              * 1 no, 2 yes), or 0: not noted, asked each time */
     int tracks;              /* trace: the root's children are its threads
                               * and async tracks, which ran side by side
                               * (their times overlap; the total is the
@@ -129,8 +132,11 @@ ns_report *ns_report_new(ns_producer producer, const char *file, long line);
 void ns_report_free(ns_report *r);
 /* A thread keeps a few of the arena chunks its freed reports leave, for
  * the next reports it makes; a thread that ends (a scan worker) frees them
- * with this. */
+ * with this.  What overflows a thread's few goes to a pool all threads
+ * share (the threads of one file's scan make reports on one thread and
+ * free them on another); ns_report_pool_free empties it. */
 void ns_report_spares_free(void);
+void ns_report_pool_free(void);
 
 /* ====== Report groups ======
  * One clang, flang, opt or llc process prints several tables back to back
