@@ -145,8 +145,12 @@ typedef struct {
 int ns_stage_sel_init(ns_stage_sel *s, const char *spec);
 /* The map for report r. */
 const ns_stage_map *ns_stage_sel_pick(ns_stage_sel *s, const ns_report *r);
-/* Is r an NPU compiler report (the automatic choice's test)? */
+/* Is r an NPU compiler report (the automatic choice's test)?  It reads
+ * the names of r's top two levels, unless the answer was noted. */
 int ns_stage_is_vpux(const ns_report *r);
+/* Note the answer in r (r->vpux): for a report built on one thread and
+ * used on another (parse/split.c), asked where its rows are in the cache. */
+void ns_stage_note_vpux(ns_report *r);
 void ns_stage_sel_free(ns_stage_sel *s);
 
 #endif

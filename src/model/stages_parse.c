@@ -413,7 +413,7 @@ static int ns__vpux_name(const char *s) {
            (s[0] == 'C' && s[1] == 'o' && strcmp(s, "Compile network") == 0);
 }
 
-int ns_stage_is_vpux(const ns_report *r) {
+static int ns__is_vpux(const ns_report *r) {
     for (const ns_node *a = r->root->child; a; a = a->next) {
         if (ns__vpux_name(a->name)) return 1;
         for (const ns_node *b = a->child; b; b = b->next)
@@ -421,6 +421,10 @@ int ns_stage_is_vpux(const ns_report *r) {
     }
     return 0;
 }
+
+int ns_stage_is_vpux(const ns_report *r) { return r->vpux ? r->vpux == 2 : ns__is_vpux(r); }
+
+void ns_stage_note_vpux(ns_report *r) { r->vpux = ns__is_vpux(r) ? 2 : 1; }
 
 int ns_stage_sel_init(ns_stage_sel *s, const char *spec) {
     memset(s, 0, sizeof *s);

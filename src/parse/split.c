@@ -19,12 +19,26 @@
  *     as a scan of the whole file would (its warnings then carry the right
  *     line numbers and report numbers because they are made right here).
  * The reports pass through the report grouper (parse/group.h) on this
- * thread, in order, so report groups form over the whole file.  At most
+ * thread, in order, so report groups form over the whole file.
+ *
+ * Why the calling thread scans too: --threads N is N threads, N - 1
+ * workers and it.  It had only merged, a third thread on two cores, and
+ * the machine's cores need not be equal (on the bench machine one ran
+ * this scan 1.6x slower than the other): while the next chunk to merge is
+ * not done, it takes the next chunk in the window itself, so no thread
+ * waits while there is work, and the reports it merges next are in its
+ * own cache.  A worker keeps its scanner and part from chunk to chunk
+ * (a part per chunk was a 256 KiB buffer and its page faults each time),
+ * and notes what the sink asks of every report first and reads cold
+ * otherwise (model/stages.h, ns_stage_note_vpux); the arena chunks of the
+ * reports it made come back to it through model/report.c's shared pool.  At most
  * `window` chunks are held at a time, so memory stays bounded by them, not
  * by the file.  Every thread is joined on every path; a sink that stops
  * (--report N) cancels the workers' scans.
  */
 #include "parse/split.h"
+
+#include "model/stages.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -80,17 +94,21 @@ typedef struct {
     uint64_t size;       /* its size */
 } ns__split;
 
-/* A worker's view of the chunk it scans. */
+/* A worker: its scanner and its part, kept from chunk to chunk (a part
+ * per chunk cost a 256 KiB read buffer and its page faults each time). */
 typedef struct {
-    ns__split *sp;     /* the whole */
-    ns__chunk *c;      /* its chunk */
-    ns_scan_part *part; /* its scan */
+    ns__split *sp;      /* the whole */
+    ns__chunk *c;       /* the chunk it scans now */
+    ns_scanner sc;      /* its scanner (number_late: numbered when merged) */
+    ns_scan_part *part; /* its scan, idle between chunks; NULL until the first
+                         * and after one that did not end idle */
 } ns__job;
 
 static void ns__said(void *ctx, ns_diag_kind kind, const char *file, long line,
                      const char *msg) {
     (void)kind, (void)file, (void)line, (void)msg;
     ns__job *j = ctx;
+    if (!j->c) return; /* an idle part's end says nothing; but never a NULL */
     /* what matters is when it was said: a report's warnings come when it
      * ends, about its first line */
     long at = ns_scan_part_line(j->part);
@@ -111,6 +129,7 @@ static int ns__keep(ns_report *r, void *ctx) {
         c->rep_at = ns_xrealloc(c->rep_at, sizeof *c->rep_at * (size_t)c->caprep);
         c->rep_line = ns_xrealloc(c->rep_line, sizeof *c->rep_line * (size_t)c->caprep);
     }
+    ns_stage_note_vpux(r); /* here, while r is in this thread's cache */
     c->reps[c->nreps] = r;
     c->rep_at[c->nreps] = ns_scan_part_line_at(j->part);
     c->rep_line[c->nreps] = ns_scan_part_line(j->part);
@@ -131,25 +150,30 @@ static void ns__turn(void *ctx, long line, int idle) {
     }
 }
 
-/* Scan one chunk with a scanner of its own, from its first byte. */
-static void ns__scan_chunk(ns__split *sp, ns__chunk *c) {
-    ns_scanner sc;
-    ns_scanner_init(&sc);
-    sc.number_late = 1; /* numbered when merged */
-    ns__job j = {sp, c, NULL};
-    sc.diag = (ns_diag){ns__said, &j};
-    j.part = ns_scan_part_new(&sc, sp->fd, sp->name, sp->size, 0, ns__keep, &j);
-    ns_scan_part_watch(j.part, ns__turn, &j);
-    ns_scan_part_at(j.part, c->from, 0);
-    int rc = ns_scan_part_run(j.part, c->to);
-    c->upto_line = ns_scan_part_upto_line(j.part);
-    c->stop = rc == NS_PART_ENDED ? sp->size : ns_scan_part_pos(j.part);
-    c->stop_line = ns_scan_part_line(j.part);
+/* Scan one chunk with the worker's scanner, from its first byte.  The
+ * part is idle where the last chunk's scan stopped, so it can start over
+ * at this chunk's first line (ns_scan_part_at); one that ended or stopped
+ * is not used again. */
+static void ns__scan_chunk(ns__job *j, ns__chunk *c) {
+    ns__split *sp = j->sp;
+    j->c = c;
+    if (!j->part) {
+        j->part = ns_scan_part_new(&j->sc, sp->fd, sp->name, sp->size, 0, ns__keep, j);
+        ns_scan_part_watch(j->part, ns__turn, j);
+    }
+    uint64_t bytes0 = j->sc.bytes;
+    ns_scan_part_at(j->part, c->from, 0);
+    int rc = ns_scan_part_run(j->part, c->to);
+    c->upto_line = ns_scan_part_upto_line(j->part);
+    c->stop = rc == NS_PART_ENDED ? sp->size : ns_scan_part_pos(j->part);
+    c->stop_line = ns_scan_part_line(j->part);
     c->ended = rc == NS_PART_ENDED;
     c->failed = rc == NS_PART_STOPPED;
-    if (ns_scan_part_free(j.part) < 0) c->failed = 1;
-    c->bytes = sc.bytes;
-    ns_scanner_free(&sc);
+    if (rc != NS_PART_IDLE) {
+        if (ns_scan_part_free(j->part) < 0) c->failed = 1;
+        j->part = NULL;
+    }
+    c->bytes = j->sc.bytes - bytes0;
 }
 
 /* Its reports and lists; what later chunks' line counts need stays. */
@@ -200,36 +224,65 @@ static void ns__lines_before(ns__split *sp) {
     sp->lb_next = j;
 }
 
+static void ns__job_init(ns__job *j, ns__split *sp) {
+    memset(j, 0, sizeof *j);
+    j->sp = sp;
+    ns_scanner_init(&j->sc);
+    j->sc.number_late = 1;
+    j->sc.diag = (ns_diag){ns__said, j};
+}
+
+static void ns__job_end(ns__job *j) {
+    j->c = NULL;
+    ns_scan_part_free(j->part); /* idle: it finds nothing more */
+    j->part = NULL;
+    ns_scanner_free(&j->sc);
+}
+
+/* Under the lock: the next chunk to scan, if one is left and in the
+ * window (at most `window` chunks taken and not merged), else NULL. */
+static ns__chunk *ns__take(ns__split *sp) {
+    if (atomic_load(&sp->cancel) || sp->next >= sp->nch || sp->next >= sp->merged + sp->window)
+        return NULL;
+    return &sp->ch[sp->next++];
+}
+
+/* Scan chunk c (taken, not under the lock) and say that it is done. */
+static void ns__do_chunk(ns__job *j, ns__chunk *c) {
+    ns__split *sp = j->sp;
+    ns__scan_chunk(j, c);
+    pthread_mutex_lock(&sp->mu);
+    ns__lines_before(sp);
+    int known = c->lb_known;
+    long lb = c->lb;
+    pthread_mutex_unlock(&sp->mu);
+    if (known && !c->failed) {
+        for (int i = 0; i < c->nreps; i++) ns__shift_lines(c->reps[i], lb);
+        c->shifted = 1;
+    }
+    pthread_mutex_lock(&sp->mu);
+    c->done = 1;
+    ns__lines_before(sp);
+    pthread_cond_broadcast(&sp->cv);
+    pthread_mutex_unlock(&sp->mu);
+}
+
 static void *ns__worker(void *arg) {
     ns__split *sp = arg;
+    ns__job j;
+    ns__job_init(&j, sp);
     for (;;) {
         pthread_mutex_lock(&sp->mu);
-        while (!atomic_load(&sp->cancel) && sp->next < sp->nch &&
-               sp->next >= sp->merged + sp->window)
+        ns__chunk *c;
+        while (!(c = ns__take(sp)) && !atomic_load(&sp->cancel) && sp->next < sp->nch)
             pthread_cond_wait(&sp->cv, &sp->mu);
-        if (atomic_load(&sp->cancel) || sp->next >= sp->nch) {
-            pthread_mutex_unlock(&sp->mu);
-            ns_report_spares_free(); /* the arena chunks this thread kept */
-            return NULL;
-        }
-        ns__chunk *c = &sp->ch[sp->next++];
         pthread_mutex_unlock(&sp->mu);
-        ns__scan_chunk(sp, c);
-        pthread_mutex_lock(&sp->mu);
-        ns__lines_before(sp);
-        int known = c->lb_known;
-        long lb = c->lb;
-        pthread_mutex_unlock(&sp->mu);
-        if (known && !c->failed) {
-            for (int i = 0; i < c->nreps; i++) ns__shift_lines(c->reps[i], lb);
-            c->shifted = 1;
-        }
-        pthread_mutex_lock(&sp->mu);
-        c->done = 1;
-        ns__lines_before(sp);
-        pthread_cond_broadcast(&sp->cv);
-        pthread_mutex_unlock(&sp->mu);
+        if (!c) break;
+        ns__do_chunk(&j, c);
     }
+    ns__job_end(&j);
+    ns_report_spares_free(); /* the arena chunks this thread kept */
+    return NULL;
 }
 
 /* ====== Cutting the file ====== */
@@ -273,10 +326,15 @@ static int ns__cut(int fd, uint64_t start, uint64_t size, uint64_t step, ns__chu
 
 /* The whole file with the threads: returns the reports found, or -1. */
 static int ns__split_scan(ns_scanner *sc, ns__split *sp, ns_scan_part *m, uint64_t start) {
-    int nthr = sc->threads < sp->nch ? sc->threads : sp->nch;
+    /* the calling thread is one of the threads: it scans a chunk itself
+     * whenever the next one to merge is not done (so no thread waits while
+     * there is work, and the reports it made are merged from its cache) */
+    int nthr = sc->threads - 1 < sp->nch ? sc->threads - 1 : sp->nch;
     pthread_t thr[NS_SPLIT_THREADS_MAX];
     int started = 0;
-    sp->window = 2 * nthr;
+    ns__job mine;
+    ns__job_init(&mine, sp);
+    sp->window = 2 * sc->threads;
     sp->ch[0].lb_known = 1;
     sp->lb_next = 1;
     for (int i = 0; i < nthr; i++)
@@ -284,12 +342,21 @@ static int ns__split_scan(ns_scanner *sc, ns__split *sp, ns_scan_part *m, uint64
     uint64_t p = start; /* the true scan is idle here, */
     long lp = 0;        /* after this many lines */
     long lb = 0;        /* lines before chunk k */
-    int lines_known = started > 0, ended = 0;
+    int lines_known = 1, ended = 0;
     for (int k = 0; k < sp->nch && !ended && !sc->stopped; k++) {
         ns__chunk *c = &sp->ch[k];
         if (lines_known) {
             pthread_mutex_lock(&sp->mu);
-            while (!c->done) pthread_cond_wait(&sp->cv, &sp->mu);
+            while (!c->done) {
+                ns__chunk *t = ns__take(sp);
+                if (!t) {
+                    pthread_cond_wait(&sp->cv, &sp->mu);
+                    continue;
+                }
+                pthread_mutex_unlock(&sp->mu);
+                ns__do_chunk(&mine, t);
+                pthread_mutex_lock(&sp->mu);
+            }
             pthread_mutex_unlock(&sp->mu);
             if (c->failed) lines_known = 0;
         }
@@ -340,7 +407,9 @@ static int ns__split_scan(ns_scanner *sc, ns__split *sp, ns_scan_part *m, uint64
     pthread_cond_broadcast(&sp->cv);
     pthread_mutex_unlock(&sp->mu);
     for (int i = 0; i < started; i++) pthread_join(thr[i], NULL);
+    ns__job_end(&mine);
     for (int k = 0; k < sp->nch; k++) ns__chunk_free(&sp->ch[k]);
+    ns_report_pool_free(); /* what the threads' reports left there */
     return 0;
 }
 

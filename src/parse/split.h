@@ -2,8 +2,8 @@
  *
  * ns_scan_input is ns_scan_path (scan.h) for the commands: a regular file
  * of NS_SPLIT_MIN bytes or more (any size when sc->split_chunk is set) is
- * cut at line starts into chunks that sc->threads threads scan at once,
- * each with a scanner of its own; the reports are handed to the sink in
+ * cut at line starts into chunks that sc->threads threads (the calling
+ * thread one of them) scan at once, each with a scanner of its own; the reports are handed to the sink in
  * order, numbered and grouped as one scan of the whole file would, with
  * the same warnings in the same order.  Whatever could make the two
  * differ -- a --label-regex (a label line before a report is state that
