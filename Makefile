@@ -12,7 +12,8 @@
 #   make fixtures   regenerate tests/fixtures from the real compilers
 #   make fuzz       libFuzzer targets of every parser (FUZZ_SECONDS=30 each)
 #
-# Compile-time options: CC (gcc or clang), CFLAGS, SANITIZE=1 (ASan+UBSan).
+# Compile-time options: CC (gcc or clang), CFLAGS, SANITIZE=1 (ASan+UBSan),
+# SANITIZE=thread (TSan: the threads of parse/split.c).
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -30,6 +31,10 @@ BUILD   ?= build
 ifeq ($(SANITIZE),1)
 OPT     = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
+endif
+ifeq ($(SANITIZE),thread)
+OPT     = -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+LDFLAGS += -fsanitize=thread
 endif
 
 # The layers are folders (docs/architecture.md); every .c below src/ but

@@ -315,6 +315,21 @@ elif [ -z "${NPUSCOPE_INNER:-}" ]; then
         [ "$prog_fail" -eq 0 ]
     }
     check "the whole suite against a clang-22 ASan+UBSan build" whole_suite_sanitized
+    # The threads of one file's scan (parse/split.c, model/report.c's shared
+    # pool) under ThreadSanitizer: the split suite against a TSan build.  A
+    # race report exits 88 (the one-thread run cannot race, so the exit
+    # codes and the standard errors of the pair differ) and halts the run.
+    tsan_split() {
+        local cc=clang-22 bin
+        command -v clang-22 >/dev/null 2>&1 || cc=clang
+        bin=build-tsan-$cc/npuscope
+        make -s BUILD="build-tsan-$cc" CC="$cc" SANITIZE=thread "$bin" >/dev/null || return 1
+        prog_run "the split suite under TSan" env TSAN_OPTIONS="halt_on_error=1 exitcode=88" \
+            NPUSCOPE="$bin" NPUSCOPE_INNER=1 bash tests/run_split.sh || { echo "$prog_why"; return 1; }
+        tail -n 1 "$TMP/prog.out"
+        [ "$prog_fail" -eq 0 ]
+    }
+    check "the threaded scan against a clang-22 ThreadSanitizer build (tests/run_split.sh)" tsan_split
 fi
 
 # The suite leaves the machine as it found it.  Run as root, anything that

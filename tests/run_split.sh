@@ -6,7 +6,7 @@
 # NPUSCOPE_SPLIT_CHUNK (bytes a thread takes at a time) splits any regular
 # file, so that the fixtures are cut in many places -- between reports,
 # inside banners, rows and the lines after a report -- and each case is run
-# with --threads 1 and --threads 2: stdout, stderr (the warnings, their
+# with --threads 1 and --threads 2 (3, 4, 5 for some): stdout, stderr (the warnings, their
 # order and line numbers) and the exit code must be the same.  Inputs:
 # every fixture, every bad-input case, all fixtures in one file, a
 # report-dense log like the bench's, logs with warnings in many chunks, an
@@ -20,12 +20,14 @@ if ! declare -F check >/dev/null 2>&1; then
 fi
 
 # split_same CHUNK ARGS...: the same output with one and two threads
+# (SPLIT_T threads, when set)
 split_same() {
-    local chunk=$1 t
+    local chunk=$1 i t
     shift
-    for t in 1 2; do
-        NPUSCOPE_SPLIT_CHUNK=$chunk "$NPUSCOPE" "$@" --threads "$t" >"$TMP/split.out$t" 2>"$TMP/split.err$t"
-        echo $? >"$TMP/split.rc$t"
+    for i in 1 2; do
+        t=$((i == 1 ? 1 : ${SPLIT_T:-2}))
+        NPUSCOPE_SPLIT_CHUNK=$chunk "$NPUSCOPE" "$@" --threads "$t" >"$TMP/split.out$i" 2>"$TMP/split.err$i"
+        echo $? >"$TMP/split.rc$i"
     done
     cmp -s "$TMP/split.out1" "$TMP/split.out2" || { echo "stdout differs: $*"; diff "$TMP/split.out1" "$TMP/split.out2" | head -8; return 1; }
     cmp -s "$TMP/split.err1" "$TMP/split.err2" || { echo "stderr differs: $*"; diff "$TMP/split.err1" "$TMP/split.err2" | head -8; return 1; }
@@ -165,5 +167,8 @@ check "split: --report N stops as one thread does" split_report_n
 check "split: --label-regex, an NPU log, a trace, stdin, a missing file" split_fallback
 check "split: a line over 16 MiB" split_long_line
 check "split: the default threshold" split_default
+# more threads than two: workers and the calling thread all take chunks
+split_many() { SPLIT_T=3 split_dense && SPLIT_T=5 split_warn && SPLIT_T=4 split_report_n; }
+check "split: three, four and five threads" split_many
 
 if [ -n "${NS_SPLIT_ALONE:-}" ]; then finish; fi
