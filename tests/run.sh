@@ -183,6 +183,8 @@ present "e2e clang-22 -ftime-trace/-ftime-report" clang-22 &&
 . tests/run_npu.sh
 # shellcheck source=tests/run_split.sh
 . tests/run_split.sh # a big file read by two threads, byte for byte as by one
+# shellcheck source=tests/run_mapped.sh
+. tests/run_mapped.sh # a file read through a mapping, byte for byte as by read()
 
 # A large input crosses many read-buffer boundaries: the same reports must
 # come out as from the small file, byte for byte, from a file and a pipe.

@@ -707,7 +707,7 @@ int main(void) {
     test_numbers();
     test_banner();
     /* the scanner once with each noise skip the CPU has (scan.c) */
-    for (int simd = NS_SIMD_NONE; simd <= NS_SIMD_AVX2; simd++) {
+    for (int simd = NS_SIMD_NONE; simd <= NS_SIMD_AVX512; simd++) {
         if (ns_scan_simd(simd) != simd) continue;
         test_scan_basic();
         test_scan_dirty();

@@ -99,7 +99,20 @@ static void test_needles(void) {
     CHECK(ns_needles_any(&nd, "Compile main", 12) == 0);
     CHECK(ns_needles_any(&nd, "Com", 3) == 0);
     CHECK(ns_needles_any(&nd, "", 0) == 0);
-    for (int i = 2; i < NS_NEEDLES_MAX; i++) CHECK(ns_needles_add(&nd, "filler") == 0);
+    /* the one-pass skip's head bytes: spread out as far as the shortest
+     * needle allows (needles.h) */
+    size_t b1, b2;
+    ns_needles_skip_bytes(&nd, &b1, &b2);
+    CHECK(nd.minlen == 7 && b1 == 4 && b2 == 6);
+    CHECK(ns_needles_add(&nd, "[VCL]") == 0);
+    ns_needles_skip_bytes(&nd, &b1, &b2);
+    CHECK(nd.minlen == 5 && b1 == 1 && b2 == 4);
+    CHECK(ns_needles_add(&nd, "KB: ") == 0);
+    ns_needles_skip_bytes(&nd, &b1, &b2);
+    CHECK(nd.minlen == 4 && b1 == 1 && b2 == 2);
+    /* byte 6 has tables for the needles that have one, and only for them */
+    CHECK(nd.lo[6][':' & 15] && nd.hi[6][':' >> 4]);
+    for (int i = 4; i < NS_NEEDLES_MAX; i++) CHECK(ns_needles_add(&nd, "filler") == 0);
     CHECK(ns_needles_add(&nd, "one too many") == -1);
 }
 

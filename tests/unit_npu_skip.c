@@ -115,10 +115,11 @@ static int ns__same(const char *what, const char *data, size_t len, int pieces, 
         char *fref = have_file ? ns__reports(data, len, path, NS__FILE, mode, 1, NS_SIMD_NONE, &nfref)
                                : NULL;
         if (mode == 0 && facts) *facts = strstr(ref, "\"metrics\":{\"") != NULL;
-        /* each vector level; SSE2 and AVX2 also with the skip's two
-         * passes (ns_scan_one_pass(0), the way of a CPU without SSSE3) */
-        for (int lp = 0; lp < 5; lp++) {
-            int level = lp < 3 ? lp : lp - 2, passes = lp < 3 ? 1 : 2;
+        /* each vector level (AVX-512: the sieve's own); SSE2 and AVX2
+         * also with the skip's two passes (ns_scan_one_pass(0), the way of
+         * a CPU without SSSE3) */
+        for (int lp = 0; lp < 6; lp++) {
+            int level = lp < 4 ? lp : lp - 3, passes = lp < 4 ? 1 : 2;
             if (ns_scan_simd(level) != level) continue; /* the CPU has not got it */
             ns_scan_one_pass(passes == 1);
             size_t ncuts = pieces ? sizeof cuts / sizeof cuts[0] : 0;

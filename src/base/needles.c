@@ -42,18 +42,12 @@ int ns_needles_add(ns_needles *nd, const char *text) {
         if (nd->nbuckets < 8) nd->first[nd->nbuckets++] = (unsigned char)text[0];
         else b = (nd->n - 1) % 8;
     }
-    for (int i = 0; i < 3; i++) {
+    for (size_t i = 0; i < k && i < NS_NEEDLES_HEAD; i++) {
         unsigned char c = (unsigned char)text[i];
         nd->lo[i][c & 15] |= (unsigned char)(1u << b);
         nd->hi[i][c >> 4] |= (unsigned char)(1u << b);
     }
-    if (k >= 5) {
-        unsigned char c = (unsigned char)text[4];
-        nd->lo4[c & 15] |= (unsigned char)(1u << b);
-        nd->hi4[c >> 4] |= (unsigned char)(1u << b);
-    } else {
-        nd->shorter5++;
-    }
+    if (!nd->minlen || k < nd->minlen) nd->minlen = k;
     return 0;
 }
 
@@ -61,6 +55,12 @@ uint64_t ns_needles_bit(const ns_needles *nd, const char *text) {
     for (int j = 0; j < nd->n; j++)
         if (!strcmp(nd->text[j], text)) return (uint64_t)1 << j;
     return 0;
+}
+
+void ns_needles_skip_bytes(const ns_needles *nd, size_t *b1, size_t *b2) {
+    if (nd->minlen >= 7) *b1 = 4, *b2 = 6;
+    else if (nd->minlen >= 5) *b1 = 1, *b2 = 4;
+    else *b1 = 1, *b2 = 2; /* every needle has four bytes */
 }
 
 int ns_needles_any(const ns_needles *nd, const char *s, size_t n) {

@@ -361,6 +361,7 @@ static int ns__simd = -1; /* NS_SIMD_* in use; -1 until chosen */
 
 int ns_metrics_simd(int want) {
     int best = ns_simd_best(); /* the same build conditions as this file's loops */
+    if (best > NS_SIMD_AVX2) best = NS_SIMD_AVX2; /* this file's widest */
     ns__simd = want < 0 || want > best ? best : want;
     return ns__simd;
 }

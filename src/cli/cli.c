@@ -15,9 +15,11 @@
 #include "npu/npu.h"
 #include "cli/options.h"
 #include "parse/run_read.h"
+#include "base/exit.h"
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +111,26 @@ void ns_cli_none_found(char **inputs, int ninputs) {
     ns_error_at(in, 0, "no timing report found");
 }
 
+/* A file read through a mapping (parse/scan.c, "Mapped files") that
+ * shrinks meanwhile faults where its lost pages were: say which and exit
+ * as for an unreadable input, never a crash.  Any other SIGBUS is what it
+ * was.  (Only async-signal-safe calls: write, _exit, signal, raise.) */
+static void ns__on_sigbus(int sig) {
+    const char *name = ns_scan_mapped_name();
+    if (name) {
+        static const char pre[] = "npuscope: ", post[] = ": the file shrank while it was read\n";
+        size_t n = 0;
+        while (name[n]) n++;
+        ssize_t w = write(2, pre, sizeof pre - 1);
+        w = write(2, name, n);
+        w = write(2, post, sizeof post - 1);
+        (void)w;
+        _exit(NS_EXIT_IO);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink,
                  void *ctx) {
     ns_scanner sc;
@@ -139,6 +161,11 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
         inputs = dash;
         ninputs = 1;
     }
+    struct sigaction bus, was_bus;
+    memset(&bus, 0, sizeof bus);
+    bus.sa_handler = ns__on_sigbus;
+    sigemptyset(&bus.sa_mask);
+    sigaction(SIGBUS, &bus, &was_bus);
     int failed = 0;
     for (int i = 0; i < ninputs && !sc.stopped; i++) {
         struct stat st;
@@ -159,6 +186,7 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
     sc.hook = NULL;
     ns_scanner_free(&sc);
     ns_diag_summary();
+    sigaction(SIGBUS, &was_bus, NULL);
     return failed ? -1 : found;
 }
 

@@ -42,6 +42,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #if defined(__SSE2__)
@@ -72,6 +73,10 @@ typedef struct {
     uint64_t size;       /* part: the file's size (reading up to it is the end) */
     size_t last;         /* offset in buf of the line last returned */
     unsigned marks;      /* NS__HAS_* of the line last returned */
+    int mapped;          /* buf is the file itself, mapped (below): cap is its
+                          * size, and a "read" moves end, copying nothing */
+    size_t map_len;      /* bytes mapped (the file's size) */
+    size_t given_back;   /* the pages before this offset are unmapped */
 } ns__reader;
 
 /* Bytes asked of read() at a time.  Between reports the scan runs near
@@ -80,7 +85,92 @@ typedef struct {
  * stays in the L2 cache of most CPUs. */
 #define NS__READ_CHUNK (256u << 10)
 
+/* NPUSCOPE_NO_MMAP=1: every file read with read() (the tests compare the
+ * two ways) */
+static int ns__no_map(void) {
+    const char *v = getenv("NPUSCOPE_NO_MMAP");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* ====== Mapped files ======
+ * A regular file is read through a mapping, not read(): the kernel's copy
+ * of every byte into a buffer was a quarter of the time of a log's scan
+ * (23% of `top` on an NPU log, `perf record`), and the lines are looked at
+ * where they lie.  What the scan sees is what reads would give it: the
+ * window grows a MiB at a time to at most NS_LINE_MAX bytes past the
+ * first unread byte, so a line is cut where read() cuts it (at
+ * NS_LINE_MAX, with the same warning), and the pages already read are
+ * unmapped as the window moves on, so the resident set stays at a few
+ * MiB, not the file.  A file that
+ * shrinks while it is mapped would fault (SIGBUS) past its new end: the
+ * scan names the file in ns_scan_mapped_name while it reads one, for a
+ * handler that says so and exits (cli/cli.c).  If the mapping cannot be
+ * made, the file is read as a pipe is. */
+#ifndef NS__PREFETCH
+#define NS__PREFETCH 4096
+#endif
+#define NS__MAP_STEP (1u << 20)   /* bytes a "read" adds to the window */
+#define NS__GIVE_BACK (4u << 20)  /* bytes read between two munmap() calls */
+
+static const char *volatile ns__mapped_name; /* the file being read mapped, or NULL */
+
+const char *ns_scan_mapped_name(void) { return ns__mapped_name; }
+
+/* Map the regular file fd of `size` bytes for rd; 0, or -1 (then rd is
+ * as it was, and the file is read with read()).  The vector loops may load
+ * a few bytes past the end (never more than NS__MAP_SLACK): the rest of
+ * the file's last page is zeros, but a page past it would fault, so a
+ * file that ends within NS__MAP_SLACK bytes of a page's end is read. */
+#define NS__MAP_SLACK 128
+
+static int ns__map(ns__reader *rd, int fd, size_t size) {
+    long pg = sysconf(_SC_PAGESIZE);
+    if (pg <= 0 || size == 0 || size > SIZE_MAX / 2) return -1;
+    size_t tail = size % (size_t)pg;
+    if (tail == 0 || tail > (size_t)pg - NS__MAP_SLACK) return -1;
+    void *at = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (at == MAP_FAILED) return -1;
+    posix_madvise(at, size, POSIX_MADV_SEQUENTIAL); /* read ahead far; a hint */
+    rd->buf = at;
+    rd->cap = size;
+    rd->map_len = size;
+    rd->mapped = 1;
+    return 0;
+}
+
+static void ns__unmap(ns__reader *rd) {
+    munmap(rd->buf + rd->given_back, rd->map_len - rd->given_back);
+    rd->buf = NULL;
+    rd->mapped = 0;
+}
+
+/* The mapped file's next "read": the window NS__MAP_STEP further, but not
+ * past NS_LINE_MAX bytes from rd->start (where a read() fill stops, so a
+ * long line is cut at the same byte), nor past the end; eof when there is
+ * no more.  Then the pages well before the last line returned are
+ * unmapped: a read() fill moves everything before rd->start away, so
+ * nothing points there after one (a margin of NS__MAP_STEP all the same). */
+static int ns__fill_mapped(ns__reader *rd) {
+    size_t size = rd->cap;
+    if (rd->end >= size) {
+        rd->eof = 1;
+        return 0;
+    }
+    size_t to = size - rd->end > NS__MAP_STEP ? rd->end + NS__MAP_STEP : size;
+    if (to - rd->start > NS_LINE_MAX && rd->end - rd->start < NS_LINE_MAX)
+        to = rd->start + NS_LINE_MAX; /* else a reader of all of it: a trace */
+    rd->end = to;
+    size_t keep = rd->last < rd->start ? rd->last : rd->start;
+    if (keep - rd->given_back >= NS__GIVE_BACK + NS__MAP_STEP) {
+        long pg = sysconf(_SC_PAGESIZE);
+        size_t upto = (keep - NS__MAP_STEP) / (size_t)pg * (size_t)pg;
+        if (munmap(rd->buf + rd->given_back, upto - rd->given_back) == 0) rd->given_back = upto;
+    }
+    return 0;
+}
+
 static int ns__fill(ns__reader *rd) {
+    if (rd->mapped) return ns__fill_mapped(rd);
     if (rd->fd < 0) {
         rd->eof = 1;
         return 0;
@@ -215,6 +305,7 @@ static size_t ns__line_end(const char *s, size_t avail, unsigned *marks) {
     switch (ns__simd) {
 #if defined(__SSE2__)
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    case NS_SIMD_AVX512: /* as AVX2 but for the sieve */
     case NS_SIMD_AVX2: return ns__line_end_avx2(s, avail, marks);
 #endif
     case NS_SIMD_SSE2: return ns__line_end_sse2(s, avail, marks);
@@ -235,7 +326,9 @@ static int ns__getline(ns__reader *rd, const char **line, size_t *len) {
                 rd->skipping = 0;
                 continue;
             }
-            rd->start = rd->end = 0;
+            /* all of it dropped (a mapping is not rewound) */
+            if (rd->mapped) rd->start = rd->end;
+            else rd->start = rd->end = 0;
             if (rd->eof || rd->push) return 0;
             ns__fill(rd);
             if (rd->paused) return 0;
@@ -344,6 +437,8 @@ static size_t ns__skip_sse2(const ns__reader *rd, size_t lim, long *lines) {
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define NS__HAVE_AVX2 1
+#define NS__L256(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define NS__T256(t) _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(t)))
 __attribute__((target("avx2"))) static size_t ns__skip_avx2(const ns__reader *rd, size_t lim,
                                                             long *lines) {
     const __m256i nlv = _mm256_set1_epi8('\n');
@@ -352,8 +447,8 @@ __attribute__((target("avx2"))) static size_t ns__skip_avx2(const ns__reader *rd
     long n = 0;
     for (size_t at = rd->start; at + 64 <= end && at < lim; at += 64) {
         const char *p = buf + at;
-        __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)p);
-        __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+        __builtin_prefetch(p + NS__PREFETCH);
+        __m256i lo = NS__L256(p), hi = NS__L256(p + 32);
         uint64_t nl = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, nlv)) |
                       (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, nlv))
                           << 32;
@@ -371,6 +466,7 @@ int ns_simd_best(void) {
     best = NS_SIMD_SSE2;
 #if defined(NS__HAVE_AVX2)
     if (__builtin_cpu_supports("avx2")) best = NS_SIMD_AVX2;
+    if (best == NS_SIMD_AVX2 && __builtin_cpu_supports("avx512bw")) best = NS_SIMD_AVX512;
 #endif
 #endif
     return best;
@@ -390,6 +486,7 @@ static long ns__skip_lines(ns__reader *rd, size_t lim) {
     if (ns__simd < 0) ns_scan_simd(-1);
     switch (ns__simd) {
 #if defined(NS__HAVE_AVX2)
+    case NS_SIMD_AVX512: /* as AVX2 but for the sieve */
     case NS_SIMD_AVX2: to = ns__skip_avx2(rd, lim, &lines); break;
 #endif
 #if defined(__SSE2__)
@@ -474,19 +571,9 @@ typedef struct {
     st->line_start = line_start, st->lines = n;                                            \
     return 0;
 
-/* The head bytes the skip looks at: 0, 1 and `far` -- 4 when every needle
- * has a byte 4 (needles.h: fewer candidates in real noise), else 2. */
-static size_t ns__far(const ns_needles *nd) { return nd->shorter5 ? 2 : 4; }
-static const unsigned char *ns__far_lo(const ns_needles *nd) {
-    return nd->shorter5 ? nd->lo[2] : nd->lo4;
-}
-static const unsigned char *ns__far_hi(const ns_needles *nd) {
-    return nd->shorter5 ? nd->hi[2] : nd->hi4;
-}
-
-/* The candidate bits of W positions from vectors of the bytes at p, p+1,
- * p+far (needles.c's NS__NEXT_BODY with another third byte, the escape
- * byte included). */
+/* The candidate bits of W positions from vectors of the bytes at p, p+b1,
+ * p+b2 (needles.c's NS__NEXT_BODY with other head bytes: needles.h,
+ * ns_needles_skip_bytes; the escape byte included). */
 #define NS__CAND(AND, SRLI, SHUF, CMPEQ, MOVEMASK, v0, v1, v2)                              \
     (~(uint32_t)MOVEMASK(CMPEQ(                                                            \
          AND(AND(AND(SHUF(lo0, AND(v0, nib)), SHUF(hi0, AND(SRLI(v0, 4), nib))),           \
@@ -501,17 +588,18 @@ __attribute__((target("ssse3"))) static int ns__sieve_ssse3(const ns_needles *nd
     const __m128i nlv = _mm_set1_epi8('\n'), nib = _mm_set1_epi8(0x0f);
     const __m128i escv = _mm_set1_epi8(0x1b), zero = _mm_setzero_si128();
     const __m128i lo0 = NS__L(nd->lo[0]), hi0 = NS__L(nd->hi[0]);
-    const __m128i lo1 = NS__L(nd->lo[1]), hi1 = NS__L(nd->hi[1]);
-    const __m128i lo2 = NS__L(ns__far_lo(nd)), hi2 = NS__L(ns__far_hi(nd));
-    const size_t far = ns__far(nd);
+    size_t b1, b2;
+    ns_needles_skip_bytes(nd, &b1, &b2);
+    const __m128i lo1 = NS__L(nd->lo[b1]), hi1 = NS__L(nd->hi[b1]);
+    const __m128i lo2 = NS__L(nd->lo[b2]), hi2 = NS__L(nd->hi[b2]);
     size_t line_start = st->line_start;
     long n = st->lines;
-    for (size_t at = st->at; at + 64 + far <= end; at += 64) {
+    for (size_t at = st->at; at + 64 + b2 <= end; at += 64) {
         const char *p = buf + at;
         uint64_t nl = 0, cand = 0;
         for (int i = 0; i < 4; i++) {
             const char *q = p + 16 * i;
-            __m128i v0 = NS__L(q), v1 = NS__L(q + 1), v2 = NS__L(q + far);
+            __m128i v0 = NS__L(q), v1 = NS__L(q + b1), v2 = NS__L(q + b2);
             nl |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, nlv)) << (16 * i);
             cand |= (uint64_t)(NS__CAND(_mm_and_si128, _mm_srli_epi16, _mm_shuffle_epi8,
                                         _mm_cmpeq_epi8, _mm_movemask_epi8, v0, v1, v2) &
@@ -532,23 +620,25 @@ __attribute__((target("avx2"))) static int ns__sieve_avx2(const ns_needles *nd, 
     const __m256i nlv = _mm256_set1_epi8('\n'), nib = _mm256_set1_epi8(0x0f);
     const __m256i escv = _mm256_set1_epi8(0x1b), zero = _mm256_setzero_si256();
     const __m256i lo0 = NS__T(nd->lo[0]), hi0 = NS__T(nd->hi[0]);
-    const __m256i lo1 = NS__T(nd->lo[1]), hi1 = NS__T(nd->hi[1]);
-    const __m256i lo2 = NS__T(ns__far_lo(nd)), hi2 = NS__T(ns__far_hi(nd));
-    const size_t far = ns__far(nd);
+    size_t b1, b2;
+    ns_needles_skip_bytes(nd, &b1, &b2);
+    const __m256i lo1 = NS__T(nd->lo[b1]), hi1 = NS__T(nd->hi[b1]);
+    const __m256i lo2 = NS__T(nd->lo[b2]), hi2 = NS__T(nd->hi[b2]);
     size_t line_start = st->line_start;
     long n = st->lines;
-    for (size_t at = st->at; at + 64 + far <= end; at += 64) {
+    for (size_t at = st->at; at + 64 + b2 <= end; at += 64) {
         const char *p = buf + at;
-        __m256i a0 = NS__L(p), a1 = NS__L(p + 1), a2 = NS__L(p + far);
-        __m256i b0 = NS__L(p + 32), b1 = NS__L(p + 33), b2 = NS__L(p + 32 + far);
+        __builtin_prefetch(p + NS__PREFETCH);
+        __m256i a0 = NS__L(p), a1 = NS__L(p + b1), a2 = NS__L(p + b2);
+        __m256i c0 = NS__L(p + 32), c1 = NS__L(p + 32 + b1), c2 = NS__L(p + 32 + b2);
         uint64_t nl = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a0, nlv)) |
-                      (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b0, nlv))
+                      (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(c0, nlv))
                           << 32;
         uint64_t cand =
             (uint64_t)NS__CAND(_mm256_and_si256, _mm256_srli_epi16, _mm256_shuffle_epi8,
                                _mm256_cmpeq_epi8, _mm256_movemask_epi8, a0, a1, a2) |
             (uint64_t)NS__CAND(_mm256_and_si256, _mm256_srli_epi16, _mm256_shuffle_epi8,
-                               _mm256_cmpeq_epi8, _mm256_movemask_epi8, b0, b1, b2)
+                               _mm256_cmpeq_epi8, _mm256_movemask_epi8, c0, c1, c2)
                 << 32;
         NS__SIEVE_STEP(st, at, nl, cand, line_start, n)
     }
@@ -557,6 +647,45 @@ __attribute__((target("avx2"))) static int ns__sieve_avx2(const ns_needles *nd, 
     NS__SIEVE_DONE(st, line_start, n)
 }
 #endif
+#endif
+
+#if defined(NS__HAVE_AVX2)
+/* AVX-512BW: the block is one vector, and the masks come out of the
+ * compares as they are (no movemask) -- half the instructions of AVX2 */
+__attribute__((target("avx512bw"))) static int ns__sieve_avx512(const ns_needles *nd,
+                                                               const char *buf, size_t end,
+                                                               ns__sieve_at *st) {
+#define NS__L(p) _mm512_loadu_si512((const void *)(p))
+#define NS__T(t) _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)(t)))
+    const __m512i nlv = _mm512_set1_epi8('\n'), nib = _mm512_set1_epi8(0x0f);
+    const __m512i escv = _mm512_set1_epi8(0x1b);
+    size_t b1, b2;
+    ns_needles_skip_bytes(nd, &b1, &b2);
+    const __m512i lo0 = NS__T(nd->lo[0]), hi0 = NS__T(nd->hi[0]);
+    const __m512i lo1 = NS__T(nd->lo[b1]), hi1 = NS__T(nd->hi[b1]);
+    const __m512i lo2 = NS__T(nd->lo[b2]), hi2 = NS__T(nd->hi[b2]);
+    size_t line_start = st->line_start;
+    long n = st->lines;
+    for (size_t at = st->at; at + 64 + b2 <= end; at += 64) {
+        const char *p = buf + at;
+        __builtin_prefetch(p + NS__PREFETCH);
+        __m512i v0 = NS__L(p), v1 = NS__L(p + b1), v2 = NS__L(p + b2);
+        uint64_t nl = _mm512_cmpeq_epi8_mask(v0, nlv);
+        __m512i m = _mm512_and_si512(
+            _mm512_and_si512(
+                _mm512_and_si512(_mm512_shuffle_epi8(lo0, _mm512_and_si512(v0, nib)),
+                                 _mm512_shuffle_epi8(hi0, _mm512_and_si512(_mm512_srli_epi16(v0, 4), nib))),
+                _mm512_and_si512(_mm512_shuffle_epi8(lo1, _mm512_and_si512(v1, nib)),
+                                 _mm512_shuffle_epi8(hi1, _mm512_and_si512(_mm512_srli_epi16(v1, 4), nib)))),
+            _mm512_and_si512(_mm512_shuffle_epi8(lo2, _mm512_and_si512(v2, nib)),
+                             _mm512_shuffle_epi8(hi2, _mm512_and_si512(_mm512_srli_epi16(v2, 4), nib))));
+        uint64_t cand = _mm512_test_epi8_mask(m, m) | _mm512_cmpeq_epi8_mask(v0, escv);
+        NS__SIEVE_STEP(st, at, nl, cand, line_start, n)
+    }
+#undef NS__L
+#undef NS__T
+    NS__SIEVE_DONE(st, line_start, n)
+}
 #endif
 
 static int ns__one_pass = 1; /* 0: the two passes (ns_scan_one_pass) */
@@ -575,6 +704,7 @@ static int ns__sieve_one_pass(ns__reader *rd, const ns_needles *nd, long *lines)
     int (*run)(const ns_needles *, const char *, size_t, ns__sieve_at *);
     switch (ns__simd) {
 #if defined(NS__HAVE_AVX2)
+    case NS_SIMD_AVX512: run = ns__sieve_avx512; break;
     case NS_SIMD_AVX2: run = ns__sieve_avx2; break;
 #endif
     case NS_SIMD_SSE2:
@@ -1191,12 +1321,24 @@ int ns_scan_path(ns_scanner *sc, const char *path, ns_sink sink, void *ctx) {
     ns__reader rd;
     memset(&rd, 0, sizeof rd);
     rd.fd = fd;
-    rd.cap = NS__READ_CHUNK;
-    rd.buf = ns_xmalloc(rd.cap);
     rd.name = stdin_input ? "<stdin>" : path;
     rd.diag = &sc->diag;
+    int mapped = 0;
+    if (!stdin_input && S_ISREG(stt.st_mode) && stt.st_size > 0 && !ns__no_map() &&
+        ns__map(&rd, fd, (size_t)stt.st_size) == 0) {
+        mapped = 1;
+        ns__mapped_name = path;
+    } else {
+        rd.cap = NS__READ_CHUNK;
+        rd.buf = ns_xmalloc(rd.cap);
+    }
     int rc = ns__scan_reader(sc, &rd, sink, ctx);
-    free(rd.buf);
+    if (mapped) {
+        ns__mapped_name = NULL;
+        ns__unmap(&rd);
+    } else {
+        free(rd.buf);
+    }
     if (!stdin_input) close(fd);
     return rc;
 }

@@ -109,8 +109,10 @@ int ns_scan_path(ns_scanner *sc, const char *path, ns_sink sink, void *ctx);
 /* The vector code that skips log noise between reports: the best the CPU
  * has is used unless one is asked for.  ns_scan_simd(want) uses `want`
  * (or the best, when want is -1 or more than the CPU has) from then on,
- * and returns the one in use; the tests run each. */
-enum { NS_SIMD_NONE, NS_SIMD_SSE2, NS_SIMD_AVX2 };
+ * and returns the one in use; the tests run each.  NS_SIMD_AVX512 is
+ * AVX2 but for the one-pass skip past a hook's texts, which then takes a
+ * 64-byte block in one AVX-512BW vector (scan.c). */
+enum { NS_SIMD_NONE, NS_SIMD_SSE2, NS_SIMD_AVX2, NS_SIMD_AVX512 };
 int ns_scan_simd(int want);
 /* The best vector code this build and this CPU have (the one rule, also
  * for capture's metric search, capture/metrics.h). */
@@ -147,6 +149,11 @@ int ns_scan_stream_end(ns_scan_stream *ss);
  * the inputs before its own: its index (and the indexes of its report
  * group, parse/group.h) moved up, and "#N" if it has no label. */
 void ns_scan_number_late(ns_report *r, int base);
+
+/* The regular file being read through a mapping now (scan.c, "Mapped
+ * files"), or NULL: for a SIGBUS handler, which is what a file that shrinks
+ * while it is mapped raises when its lost pages are read. */
+const char *ns_scan_mapped_name(void);
 
 /* ====== Scanning a regular file in parts ======
  * The pieces parse/split.c builds a threaded scan of one file from (no
