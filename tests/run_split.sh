@@ -170,5 +170,9 @@ check "split: the default threshold" split_default
 # more threads than two: workers and the calling thread all take chunks
 split_many() { SPLIT_T=3 split_dense && SPLIT_T=5 split_warn && SPLIT_T=4 split_report_n; }
 check "split: three, four and five threads" split_many
+# the parts read the file mapped (scan.c, "Mapped files"), or with pread()
+# when it is not: both, the same bytes
+split_pread() { NPUSCOPE_NO_MMAP=1 split_dense && NPUSCOPE_NO_MMAP=1 split_warn && NPUSCOPE_NO_MMAP=1 split_long_line; }
+check "split: the parts read with pread() (NPUSCOPE_NO_MMAP=1)" split_pread
 
 if [ -n "${NS_SPLIT_ALONE:-}" ]; then finish; fi

@@ -123,14 +123,21 @@ const char *ns_scan_mapped_name(void) { return ns__mapped_name; }
  * file that ends within NS__MAP_SLACK bytes of a page's end is read. */
 #define NS__MAP_SLACK 128
 
-static int ns__map(ns__reader *rd, int fd, size_t size) {
+/* The mapping of regular file fd of `size` bytes, or NULL (read it). */
+static char *ns__map_file(int fd, uint64_t size) {
     long pg = sysconf(_SC_PAGESIZE);
-    if (pg <= 0 || size == 0 || size > SIZE_MAX / 2) return -1;
-    size_t tail = size % (size_t)pg;
-    if (tail == 0 || tail > (size_t)pg - NS__MAP_SLACK) return -1;
-    void *at = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (at == MAP_FAILED) return -1;
-    posix_madvise(at, size, POSIX_MADV_SEQUENTIAL); /* read ahead far; a hint */
+    if (pg <= 0 || size == 0 || size > SIZE_MAX / 2 || ns__no_map()) return NULL;
+    size_t tail = (size_t)(size % (uint64_t)pg);
+    if (tail == 0 || tail > (size_t)pg - NS__MAP_SLACK) return NULL;
+    void *at = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (at == MAP_FAILED) return NULL;
+    posix_madvise(at, (size_t)size, POSIX_MADV_SEQUENTIAL); /* read ahead far; a hint */
+    return at;
+}
+
+static int ns__map(ns__reader *rd, int fd, size_t size) {
+    char *at = ns__map_file(fd, size);
+    if (!at) return -1;
     rd->buf = at;
     rd->cap = size;
     rd->map_len = size;
@@ -144,6 +151,21 @@ static void ns__unmap(ns__reader *rd) {
     rd->mapped = 0;
 }
 
+const char *ns_scan_map(int fd, uint64_t size, const char *name) {
+    char *at = ns__map_file(fd, size);
+    if (at) ns__mapped_name = name;
+    return at;
+}
+
+void ns_scan_unmap(const char *map, uint64_t size, uint64_t from, uint64_t to) {
+    long pg = sysconf(_SC_PAGESIZE);
+    if (!map || pg <= 0) return;
+    uint64_t a = (from + (uint64_t)pg - 1) / (uint64_t)pg * (uint64_t)pg;
+    uint64_t b = to >= size ? size : to / (uint64_t)pg * (uint64_t)pg;
+    if (b > a) munmap((char *)(uintptr_t)map + a, (size_t)(b - a));
+    if (from == 0 && to >= size) ns__mapped_name = NULL;
+}
+
 /* The mapped file's next "read": the window NS__MAP_STEP further, but not
  * past NS_LINE_MAX bytes from rd->start (where a read() fill stops, so a
  * long line is cut at the same byte), nor past the end; eof when there is
@@ -151,15 +173,19 @@ static void ns__unmap(ns__reader *rd) {
  * unmapped: a read() fill moves everything before rd->start away, so
  * nothing points there after one (a margin of NS__MAP_STEP all the same). */
 static int ns__fill_mapped(ns__reader *rd) {
-    size_t size = rd->cap;
+    /* a part (scan.h) of a mapped file reads up to its lim, as pread() */
+    size_t size = rd->part ? (size_t)rd->lim : rd->cap;
     if (rd->end >= size) {
-        rd->eof = 1;
+        if (rd->part && rd->lim < rd->size) rd->paused = 1;
+        else rd->eof = 1;
         return 0;
     }
     size_t to = size - rd->end > NS__MAP_STEP ? rd->end + NS__MAP_STEP : size;
     if (to - rd->start > NS_LINE_MAX && rd->end - rd->start < NS_LINE_MAX)
         to = rd->start + NS_LINE_MAX; /* else a reader of all of it: a trace */
     rd->end = to;
+    rd->off = to; /* buf is the file from its start: a part's offsets hold */
+    if (rd->part) return 0; /* the mapping is shared: its owner unmaps */
     size_t keep = rd->last < rd->start ? rd->last : rd->start;
     if (keep - rd->given_back >= NS__GIVE_BACK + NS__MAP_STEP) {
         long pg = sysconf(_SC_PAGESIZE);
@@ -1397,9 +1423,17 @@ int ns_scan_part_sniff(ns_scan_part *p, uint64_t *start) {
     return 0;
 }
 
+void ns_scan_part_map(ns_scan_part *p, const char *map) {
+    ns__reader *rd = &p->rd;
+    free(rd->buf);
+    rd->buf = (char *)(uintptr_t)map; /* read only: nothing writes to buf */
+    rd->cap = (size_t)rd->size;
+    rd->mapped = 1;
+}
+
 void ns_scan_part_at(ns_scan_part *p, uint64_t from, long line) {
     ns__reader *rd = &p->rd;
-    rd->start = rd->end = 0;
+    rd->start = rd->end = rd->mapped ? (size_t)from : 0;
     rd->off = from;
     rd->lim = rd->size;
     rd->lineno = line;
@@ -1477,7 +1511,7 @@ int ns_scan_part_free(ns_scan_part *p) {
     if (!p->ended) ns__end(&p->st, p->rd.lineno);
     if (p->st.sink == ns_group_sink && ns_group_end(&p->st.grp)) p->st.sc->stopped = 1;
     int found = p->rd.io_error ? -1 : p->st.found;
-    free(p->rd.buf);
+    if (!p->rd.mapped) free(p->rd.buf);
     free(p);
     return found;
 }

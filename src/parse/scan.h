@@ -196,6 +196,14 @@ void ns_scan_part_hand_on(ns_scan_part *p, ns_report *r);
  * report another part found on that line: what the scanner does after it
  * is done here). */
 void ns_scan_part_last_line(ns_scan_part *p, uint64_t from, long line);
+/* The regular file fd of `size` bytes mapped for parts to read (NULL
+ * when it cannot or should not be: then they pread()), named `name` for
+ * the SIGBUS of a file that shrinks (ns_scan_mapped_name).  Parts read it
+ * after ns_scan_part_map; ns_scan_unmap gives back the whole pages in
+ * [from, to) of it (all of it, and the name, from 0 to size). */
+const char *ns_scan_map(int fd, uint64_t size, const char *name);
+void ns_scan_unmap(const char *map, uint64_t size, uint64_t from, uint64_t to);
+void ns_scan_part_map(ns_scan_part *p, const char *map);
 /* Finish (the input's end, if not reached: as after a stop) and free.
  * Returns the reports found, or -1 after a read error. */
 int ns_scan_part_free(ns_scan_part *p);

@@ -31,7 +31,11 @@
  * (a part per chunk was a 256 KiB buffer and its page faults each time),
  * and notes what the sink asks of every report first and reads cold
  * otherwise (model/stages.h, ns_stage_note_vpux); the arena chunks of the
- * reports it made come back to it through model/report.c's shared pool.  At most
+ * reports it made come back to it through model/report.c's shared pool.
+ * Every part reads the file through one mapping when it can be made
+ * (scan.h, ns_scan_map), pread() otherwise; the calling thread unmaps the
+ * pages two chunks behind the one it merges, so the resident set stays at
+ * a few MiB whatever the file's size.  At most
  * `window` chunks are held at a time, so memory stays bounded by them, not
  * by the file.  Every thread is joined on every path; a sink that stops
  * (--report N) cancels the workers' scans.
@@ -51,6 +55,8 @@
 #include <unistd.h>
 
 /* ====== Chunks ====== */
+
+#define NS__UNMAP_STEP (4u << 20) /* bytes merged between two munmap() calls */
 
 typedef struct {
     long a; /* after this line the scan was inside a report (or a banner) */
@@ -92,6 +98,8 @@ typedef struct {
     int fd;              /* the file (pread: no shared offset) */
     const char *name;    /* its name for messages */
     uint64_t size;       /* its size */
+    const char *map;     /* the file mapped for every part to read, or NULL
+                          * (pread); the calling thread unmaps behind it */
 } ns__split;
 
 /* A worker: its scanner and its part, kept from chunk to chunk (a part
@@ -159,6 +167,7 @@ static void ns__scan_chunk(ns__job *j, ns__chunk *c) {
     j->c = c;
     if (!j->part) {
         j->part = ns_scan_part_new(&j->sc, sp->fd, sp->name, sp->size, 0, ns__keep, j);
+        if (sp->map) ns_scan_part_map(j->part, sp->map);
         ns_scan_part_watch(j->part, ns__turn, j);
     }
     uint64_t bytes0 = j->sc.bytes;
@@ -343,6 +352,7 @@ static int ns__split_scan(ns_scanner *sc, ns__split *sp, ns_scan_part *m, uint64
     long lp = 0;        /* after this many lines */
     long lb = 0;        /* lines before chunk k */
     int lines_known = 1, ended = 0;
+    uint64_t unmapped = 0; /* the mapping's pages before this are gone (rounded in) */
     for (int k = 0; k < sp->nch && !ended && !sc->stopped; k++) {
         ns__chunk *c = &sp->ch[k];
         if (lines_known) {
@@ -392,6 +402,13 @@ static int ns__split_scan(ns_scanner *sc, ns__split *sp, ns_scan_part *m, uint64
             ended = rc == NS_PART_ENDED;
         }
         lb += c->upto_line;
+        /* the pages two chunks back are read by no one any more (every
+         * scan goes forward from where it is, and the true one stands at
+         * or after this chunk's start): unmapped, a few MiB at a time */
+        if (sp->map && k >= 2 && sp->ch[k - 1].from >= unmapped + NS__UNMAP_STEP) {
+            ns_scan_unmap(sp->map, sp->size, unmapped, sp->ch[k - 1].from);
+            unmapped = sp->ch[k - 1].from;
+        }
         pthread_mutex_lock(&sp->mu);
         ns__chunk_free(c);
         sp->merged = k + 1;
@@ -440,6 +457,10 @@ int ns_scan_input(ns_scanner *sc, const char *path, ns_sink sink, void *ctx) {
     sp.fd = fd;
     sp.name = path;
     sp.size = size;
+    /* mapped, as one thread's scan reads it (scan.c, "Mapped files"): no
+     * copy of each byte into each part's buffer */
+    sp.map = ns_scan_map(fd, size, path);
+    if (sp.map) ns_scan_part_map(m, sp.map);
     atomic_init(&sp.cancel, 0);
     sp.nch = ns__cut(fd, start, size, sc->split_chunk ? sc->split_chunk : NS_SPLIT_CHUNK, &sp.ch);
     if (sp.nch < 2) { /* one chunk: the scan of a part is the scan of the file */
@@ -455,6 +476,7 @@ int ns_scan_input(ns_scanner *sc, const char *path, ns_sink sink, void *ctx) {
     }
     free(sp.ch);
     int found = ns_scan_part_free(m);
+    if (sp.map) ns_scan_unmap(sp.map, size, 0, size);
     close(fd);
     return found;
 }
