@@ -45,6 +45,15 @@ ok()   { pass=$((pass + 1)); [ -n "${VERBOSE:-}" ] && echo "ok   $*"; return 0; 
 bad()  { fail=$((fail + 1)); echo "FAIL $*"; }
 # skip WHAT: a check that did not run, said and not counted as passed
 skip() { skips=$((skips + 1)); echo "skipped: $*"; }
+# same_outputs PREFIX WHAT: two runs left PREFIX.out1/.err1/.rc1 and
+# PREFIX.out2/.err2/.rc2; they must be the same bytes (WHAT names the runs
+# in the message)
+same_outputs() {
+    local p=$1 what=$2
+    cmp -s "$p.out1" "$p.out2" || { echo "stdout differs: $what"; diff "$p.out1" "$p.out2" | head -8; return 1; }
+    cmp -s "$p.err1" "$p.err2" || { echo "stderr differs: $what"; diff "$p.err1" "$p.err2" | head -8; return 1; }
+    cmp -s "$p.rc1" "$p.rc2" || { echo "exit code differs: $what"; return 1; }
+}
 check() {
     local name=$1; shift
     if ("$@") >"$TMP/out" 2>&1; then ok "$name"

@@ -27,9 +27,7 @@ mapped_same() {
         else NPUSCOPE_NO_MMAP=1 "$NPUSCOPE" "$@" >"$TMP/map.out$i" 2>"$TMP/map.err$i"; fi
         echo $? >"$TMP/map.rc$i"
     done
-    cmp -s "$TMP/map.out1" "$TMP/map.out2" || { echo "stdout differs: $*"; diff "$TMP/map.out1" "$TMP/map.out2" | head -8; return 1; }
-    cmp -s "$TMP/map.err1" "$TMP/map.err2" || { echo "stderr differs: $*"; diff "$TMP/map.err1" "$TMP/map.err2" | head -8; return 1; }
-    cmp -s "$TMP/map.rc1" "$TMP/map.rc2" || { echo "exit code differs: $*"; return 1; }
+    same_outputs "$TMP/map" "$*"
 }
 
 mapped_fixtures() {

@@ -29,9 +29,7 @@ split_same() {
         NPUSCOPE_SPLIT_CHUNK=$chunk "$NPUSCOPE" "$@" --threads "$t" >"$TMP/split.out$i" 2>"$TMP/split.err$i"
         echo $? >"$TMP/split.rc$i"
     done
-    cmp -s "$TMP/split.out1" "$TMP/split.out2" || { echo "stdout differs: $*"; diff "$TMP/split.out1" "$TMP/split.out2" | head -8; return 1; }
-    cmp -s "$TMP/split.err1" "$TMP/split.err2" || { echo "stderr differs: $*"; diff "$TMP/split.err1" "$TMP/split.err2" | head -8; return 1; }
-    cmp -s "$TMP/split.rc1" "$TMP/split.rc2" || { echo "exit code differs: $*"; return 1; }
+    same_outputs "$TMP/split" "$*"
 }
 
 # split_stdin CHUNK FILE ARGS...: the same, reading FILE on standard input
