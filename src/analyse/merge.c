@@ -223,6 +223,7 @@ static void ns__merge_header(ns_report *out, const ns_report *const *reps, int n
                              ns_num *col) {
     const ns_report *r0 = reps[0];
     out->list_mode = r0->list_mode;
+    out->legacy = r0->legacy;
     out->title = r0->title ? ns_strdup(r0->title) : NULL;
     out->end_line = r0->end_line;
     out->complete = 1;

@@ -346,7 +346,9 @@ const char *ns_kind_name(ns_kind k) {
 
 const char *ns_producer_name(const ns_report *r) {
     switch (r->producer) {
-    case NS_PROD_MLIR_TEXT: return r->list_mode ? "mlir-text-list" : "mlir-text-tree";
+    case NS_PROD_MLIR_TEXT:
+        if (r->legacy) return "mlir-text-tree-2020"; /* its list display has no mark */
+        return r->list_mode ? "mlir-text-list" : "mlir-text-tree";
     case NS_PROD_MLIR_JSON: return r->list_mode ? "mlir-json-list" : "mlir-json-tree";
     case NS_PROD_LLVM: return "llvm-timer-group";
     case NS_PROD_TRACE: return "chrome-trace";

@@ -96,6 +96,10 @@ typedef struct ns_report {
     char *label;             /* "#1", or taken with --label-regex */
     ns_producer producer;    /* which format it came in */
     int list_mode;           /* MLIR --mlir-timing-display=list: flat rows */
+    int legacy;              /* MLIR text in its layout before mid-2021 (LLVM's
+                              * column header over an MLIR tree: docs/formats.md) */
+    int no_banner;           /* a text report read from its column header on:
+                              * its banner block was not there */
     char *title;             /* title line, e.g. "... Execution time report ..." */
     char *file;              /* input file name ("<stdin>" for standard input) */
     long line;               /* line of the report's first line */

@@ -124,6 +124,29 @@ static int ns__columns(ns_hdr *h, const char *s, size_t n) {
     return 1;
 }
 
+/* MLIR's pass timing before mid-2021 (mlir/lib/Pass/PassTiming.cpp, LLVM
+ * 10 to 12) printed LLVM's three-dash column header ("---Wall Time---  ---
+ * Name ---") over an MLIR tree.  It is told from an LLVM TimerGroup table
+ * by what LLVM never prints: its title "... Pass execution timing report
+ * ..." with a "Total Execution Time" line that has no "(Y wall clock)"
+ * (LLVM prints one in every group that has the line), and no column but
+ * User and Wall (LLVM prints User+System whenever a user time is there).
+ * Then its rows are read as MLIR's: indentation is nesting. */
+int ns_hdr_columns_legacy_ok(const ns_hdr *h) {
+    for (int i = 0; i < h->ncols; i++)
+        if (h->cols[i] != NS_COL_USER && h->cols[i] != NS_COL_WALL) return 0;
+    return h->ncols > 0;
+}
+
+static void ns__legacy_check(ns_hdr *h) {
+    if (!h->llvm || !h->title || !strstr(h->title, "Pass execution timing report") ||
+        !ns_num_present(h->total) || ns_num_present(h->wall_clock) ||
+        !ns_hdr_columns_legacy_ok(h))
+        return;
+    h->llvm = 0;
+    h->legacy = 1;
+}
+
 ns_hdr_state ns_hdr_feed(ns_hdr *h, const char *s, size_t n) {
     const char *t = s;
     size_t tn = n;
@@ -145,6 +168,7 @@ ns_hdr_state ns_hdr_feed(ns_hdr *h, const char *s, size_t n) {
         if (ns__total_line(h, t, tn)) break;
         if (ns__columns(h, t, tn)) {
             h->state = NS_HDR_DONE;
+            ns__legacy_check(h);
             break;
         }
         /* a foreign line: tolerate a few (concurrent writers) */

@@ -40,6 +40,8 @@ typedef struct {
     ns_num total;             /* Total Execution Time (MLIR: wall; LLVM: user+sys) */
     ns_num wall_clock;        /* LLVM "(Y wall clock)" */
     int llvm;                 /* 1: LLVM TimerGroup layout, 0: MLIR */
+    int legacy;               /* MLIR's layout before mid-2021 (LLVM-style
+                               * column header, rows nested): banner.c */
     ns_col cols[NS_COL_COUNT];/* columns in print order */
     int ncols;                /* entries in cols */
     int skipped;              /* unexpected lines inside the block */
@@ -52,6 +54,9 @@ void ns_hdr_begin(ns_hdr *h, long line);
 /* Feed the next line of the block; returns the new state. */
 ns_hdr_state ns_hdr_feed(ns_hdr *h, const char *s, size_t n);
 void ns_hdr_free(ns_hdr *h);
+/* Does the header name no column but User and Wall (as MLIR's layout of
+ * 2020 prints them)? */
+int ns_hdr_columns_legacy_ok(const ns_hdr *h);
 
 /* ====== Row parsers ====== */
 typedef enum {

@@ -295,6 +295,7 @@ void ns__line(ns__scan *st, const char *raw, size_t rawn, long line, int has_nul
             ns__begin(st, h.llvm ? NS_PROD_LLVM : NS_PROD_MLIR_TEXT);
             ns_report *r = st->ps.r;
             r->title = h.title ? ns_strdup(h.title) : NULL;
+            r->legacy = h.legacy;
             if (h.llvm) {
                 r->header_total = h.total;
                 r->header_wall = h.wall_clock;

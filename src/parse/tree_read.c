@@ -130,18 +130,21 @@ ns_report *ns_report_from_json_new(const json_t *o, const char *file,
     }
     const json_t *prod = json_object_get(o, "producer");
     ns_producer p = NS_PROD_MLIR_TEXT;
-    int list = 0;
+    int list = 0, legacy = 0;
     if (json_is_string(prod)) {
         const char *s = json_string_value(prod);
         if (!strncmp(s, "mlir-json", 9)) p = NS_PROD_MLIR_JSON;
         else if (!strcmp(s, "llvm-timer-group")) p = NS_PROD_LLVM;
         else if (!strcmp(s, "chrome-trace")) p = NS_PROD_TRACE;
         list = strstr(s, "-list") != NULL;
+        legacy = !strncmp(s, "mlir-text-", 10) && strstr(s, "-2020") != NULL;
     }
     const json_t *src = json_object_get(o, "source");
     const json_t *line = json_object_get(src, "line");
     ns_report *r = ns_report_new(p, file, json_is_integer(line) ? (long)json_integer_value(line) : 0);
     r->list_mode = list;
+    r->legacy = legacy;
+    r->no_banner = json_is_false(json_object_get(o, "banner"));
     const json_t *v;
     if (json_is_integer(v = json_object_get(src, "end_line"))) r->end_line = (long)json_integer_value(v);
     if (json_is_integer(v = json_object_get(o, "index"))) r->index = (int)json_integer_value(v);

@@ -349,18 +349,22 @@ static void ns__orig_banner(ns_buf *b, const char *title) {
     ns_buf_puts(b, "\n===-------------------------------------------------------------------------===\n");
 }
 
-static void ns__orig_cols(ns_buf *b, const ns_report *r, const ns_node *n, int llvm) {
+/* llvm: LLVM's widths; legacy: MLIR's layout of 2020, whose every time
+ * group is "  %7.4f (%5.1f%%)  " (two blanks after each, not only the last) */
+static void ns__orig_cols(ns_buf *b, const ns_report *r, const ns_node *n, int llvm, int legacy) {
+    int groups = 0;
     for (int i = 0; i < NS_COL_COUNT; i++) {
         ns_col c = ns_col_print_order[i];
         if (!(r->cols & NS_COLBIT(c)) || c == NS_COL_MEM || c == NS_COL_INSTR ||
             !ns_col_printed(c))
             continue;
+        if (legacy && groups++) ns_buf_puts(b, "  ");
         if (!ns_num_present(n->val[c])) {
             ns_buf_puts(b, "        -----     ");
             continue;
         }
         ns_buf_puts(b, "  ");
-        ns_num_put(b, n->val[c], llvm ? 7 : 8);
+        ns_num_put(b, n->val[c], llvm || legacy ? 7 : 8);
         ns_buf_puts(b, " (");
         if (ns_num_present(n->pct[c])) {
             ns_num_put(b, n->pct[c], 5);
@@ -384,10 +388,11 @@ static void ns__orig_cols(ns_buf *b, const ns_report *r, const ns_node *n, int l
 static void ns__orig_text(ns_exporter *e, const ns_report *r) {
     ns_buf *b = &e->b;
     int llvm = r->producer == NS_PROD_LLVM;
+    int legacy = r->producer == NS_PROD_MLIR_TEXT && r->legacy; /* LLVM's header */
     ns__orig_banner(b, r->title ? r->title : "");
     if (ns_num_present(r->header_total)) {
         ns_buf_puts(b, "  Total Execution Time: ");
-        ns_num_put(b, r->header_total, llvm ? 5 : 0);
+        ns_num_put(b, r->header_total, llvm || legacy ? 5 : 0);
         ns_buf_puts(b, " seconds");
         if (ns_num_present(r->header_wall)) {
             ns_buf_puts(b, " (");
@@ -404,18 +409,19 @@ static void ns__orig_text(ns_exporter *e, const ns_report *r) {
         "   --User+System--", "  ---Mem---", "  ---Instr---", "", ""};
     for (int i = 0; i < NS_COL_COUNT; i++) {
         ns_col c = ns_col_print_order[i];
-        if ((r->cols & NS_COLBIT(c)) && ns_col_printed(c)) ns_buf_puts(b, llvm ? llvm_h[c] : mlir_h[c]);
+        if ((r->cols & NS_COLBIT(c)) && ns_col_printed(c))
+            ns_buf_puts(b, llvm || legacy ? llvm_h[c] : mlir_h[c]);
     }
-    ns_buf_puts(b, llvm ? "  --- Name ---\n" : "  ----Name----\n");
+    ns_buf_puts(b, llvm || legacy ? "  --- Name ---\n" : "  ----Name----\n");
     for (const ns_node *n = r->root->child; n; n = ns_node_next((ns_node *)n, r->root)) {
-        ns__orig_cols(b, r, n, llvm);
+        ns__orig_cols(b, r, n, llvm, legacy);
         ns_buf_pad(b, ' ', (size_t)n->depth * 2);
         ns_buf_puts(b, n->name);
         ns_buf_putc(b, '\n');
         if (b->len > NS__FLUSH_AT && ns_buf_flush(b, e->out)) e->werr = 1;
     }
     if (r->complete) {
-        ns__orig_cols(b, r, r->root, llvm);
+        ns__orig_cols(b, r, r->root, llvm, legacy);
         ns_buf_puts(b, "Total\n");
         if (llvm) ns_buf_putc(b, '\n');
     }
