@@ -9,8 +9,12 @@
  * assumes a fixed layout (flang always prints User and Wall, small LLVM runs
  * drop the User column, -track-memory adds Mem).
  *
- * The title is not used to decide anything: downstream tools print their own
- * titles ("Flang execution timing report").
+ * The title decides one thing only, and with the total line and the
+ * columns: MLIR's layout of 2020-21, an MLIR tree under LLVM's column header
+ * (ns__legacy_check).  Otherwise downstream tools print their own titles
+ * ("Flang execution timing report") and nothing keys on them.  A report
+ * that lost its banner block is read from its column header
+ * (ns_hdr_columns_at).
  */
 #include "parse/parse.h"
 
@@ -179,6 +183,57 @@ ns_hdr_state ns_hdr_feed(ns_hdr *h, const char *s, size_t n) {
         break;
     }
     return h->state;
+}
+
+/* ====== Reports without their banner ======
+ * A notes file or a paste may keep only the column header and the rows
+ * after it.  A line that is a column header and nothing else (blanks
+ * around it allowed, no log prefix) starts a report all the same, with no
+ * title and no total line.  Its rows cannot be told by the header alone
+ * when it is LLVM's three-dash one with User and Wall columns only: an
+ * LLVM table that had no process time, or MLIR's layout of 2020-21.  The
+ * rows decide (ns_pstate.maybe_legacy: scan.c). */
+int ns_hdr_columns_at(ns_hdr *h, const char *s, size_t n, long line) {
+    const char *t = s;
+    size_t tn = n;
+    ns__trim(&t, &tn);
+    if (tn < 12 || t[0] != '-' || t[tn - 1] != '-') return 0;
+    ns_hdr_begin(h, line);
+    if (!ns__columns(h, t, tn)) {
+        ns_hdr_begin(h, line);
+        return 0;
+    }
+    h->state = NS_HDR_DONE;
+    return 1;
+}
+
+int ns_row_shape(const char *s, size_t n) {
+    const char *p = s, *end = s + n;
+    if (n && s[n - 1] == '\r') end--;
+    int groups = 0;
+    ns_num v, pc;
+    for (;;) {
+        const char *q = p;
+        while (q < end && *q == ' ') q++;
+        /* a name may start like a number: a group needs its "%)" */
+        if (q >= end || !memchr(q, ')', (size_t)(end - q)) ||
+            ns_parse_timepct(&q, end, &v, &pc) != 0)
+            break;
+        p = q;
+        groups++;
+    }
+    if (!groups || p >= end || *p != ' ') return 0;
+    while (p < end && *p == ' ') p++;
+    return p < end;
+}
+
+int ns_total_row_end(const char *s, size_t n) {
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
+    if (n < 8 || memcmp(s + n - 5, "Total", 5) != 0) return 0;
+    n -= 5;
+    if (s[n - 1] != ' ') return 0;
+    while (n && s[n - 1] == ' ') n--;
+    return n >= 2 && s[n - 2] == '%' && s[n - 1] == ')';
 }
 
 /* ====== Shared row piece ====== */

@@ -169,6 +169,7 @@ ns_feed ns_mlir_text_feed(ns_pstate *st, const char *s, size_t n, long line) {
         ns_diag_say(st->diag, NS_DIAG_WARNING, r->file, line,
                     "odd indentation (%zu spaces); read as depth %zu", indent, indent / 2);
     int want = (int)(indent / 2);
+    if (indent) st->indented = 1;
     int got = ns_builder_add(&st->b, node, want);
     if (got != want)
         ns_diag_say(st->diag, NS_DIAG_WARNING, r->file, line,

@@ -54,6 +54,14 @@ void ns_hdr_begin(ns_hdr *h, long line);
 /* Feed the next line of the block; returns the new state. */
 ns_hdr_state ns_hdr_feed(ns_hdr *h, const char *s, size_t n);
 void ns_hdr_free(ns_hdr *h);
+/* Is s (blanks around it allowed) a column header and nothing else?
+ * Then h is begun at line and DONE with its columns, and 1. */
+int ns_hdr_columns_at(ns_hdr *h, const char *s, size_t n, long line);
+/* Does s look like a row of a text report: one or more "VALUE (PCT%)"
+ * groups, blanks, a name? */
+int ns_row_shape(const char *s, size_t n);
+/* Does s end like a Total row: "%)", blanks, "Total" (blanks after)? */
+int ns_total_row_end(const char *s, size_t n);
 /* Does the header name no column but User and Wall (as MLIR's layout of
  * 2020 prints them)? */
 int ns_hdr_columns_legacy_ok(const ns_hdr *h);
@@ -78,6 +86,9 @@ typedef struct {
     long foreign_run; /* consecutive foreign lines (a long run = truncated) */
     long foreign_first; /* line of the first foreign line */
     const ns_diag *diag; /* where the parsers' warnings go (the scanner's sink) */
+    int maybe_legacy; /* a bannerless three-dash User/Wall header: read as
+                       * MLIR text, an LLVM table unless a row is indented */
+    int indented;     /* MLIR text: a row was indented */
 } ns_pstate;
 
 /* mlir_text.c: rows of the MLIR text report (tree or list display). */

@@ -181,8 +181,22 @@ static void ns__begin(ns__scan *st, ns_producer prod) {
     st->ps.sp = 0;
     st->ps.rows = 0;
     st->ps.foreign = st->ps.foreign_run = st->ps.foreign_first = 0;
+    st->ps.maybe_legacy = st->ps.indented = 0;
     ns_builder_init(&st->ps.b, r);
     st->found++;
+}
+
+/* A bannerless report under a three-dash User/Wall header was read as
+ * MLIR's 2020-21 layout: it is one if a row was indented, else an LLVM
+ * table (flat, every row a pass). */
+static void ns__settle_legacy(ns__scan *st, ns_report *r) {
+    st->ps.maybe_legacy = 0;
+    if (st->ps.indented) {
+        r->legacy = 1;
+        return;
+    }
+    r->producer = NS_PROD_LLVM;
+    for (ns_node *n = r->root->child; n; n = ns_node_next(n, r->root)) n->kind = NS_KIND_PASS;
 }
 
 /* Hand the current report to the sink. */
@@ -204,6 +218,8 @@ static void ns__finish(ns__scan *st, long last_line) {
                     "line %ld%s)",
                     label, st->ps.rows, st->ps.rows == 1 ? "" : "s", last_line,
                     st->ps.foreign_run ? ", then lines that are not rows" : "");
+    if (st->ps.maybe_legacy) ns__settle_legacy(st, r);
+    st->idle_from = last_line + 1;
     ns_builder_free(&st->ps.b);
     ns_hdr_free(&st->ps.hdr);
     st->state = NS__IDLE;
@@ -212,6 +228,62 @@ static void ns__finish(ns__scan *st, long last_line) {
 }
 
 static void ns__idle(ns__scan *st, const char *s, size_t n, long line);
+
+/* The header block (st->ps.hdr) is read: the rows of a text report follow. */
+static void ns__begin_text(ns__scan *st) {
+    ns_hdr h = st->ps.hdr;
+    ns__begin(st, h.llvm ? NS_PROD_LLVM : NS_PROD_MLIR_TEXT);
+    ns_report *r = st->ps.r;
+    r->title = h.title ? ns_strdup(h.title) : NULL;
+    r->legacy = h.legacy;
+    if (h.llvm) {
+        r->header_total = h.total;
+        r->header_wall = h.wall_clock;
+    } else {
+        r->header_total = h.total;
+    }
+    for (int i = 0; i < h.ncols; i++) r->cols |= NS_COLBIT(h.cols[i]);
+    if (st->pfx.raw) r->prefix = ns_strdup(st->pfx.raw);
+    st->state = NS__TEXT;
+}
+
+/* A column header between reports, with no banner block before it: the
+ * report is read from here (banner.c, ns_hdr_columns_at), marked. */
+static int ns__bannerless(ns__scan *st, const char *s, size_t n, long line) {
+    if (!ns_hdr_columns_at(&st->ps.hdr, s, n, line)) return 0;
+    ns__prefix_set(&st->pfx, s, 0);
+    st->start_line = line;
+    ns_hdr *h = &st->ps.hdr;
+    int maybe = h->llvm && ns_hdr_columns_legacy_ok(h);
+    if (maybe) h->llvm = 0; /* MLIR's rows until the rows say otherwise */
+    ns__begin_text(st);
+    st->ps.maybe_legacy = maybe;
+    st->ps.r->no_banner = 1;
+    return 1;
+}
+
+/* A Total row between reports: the rows before it, as far back as the
+ * reader still holds them (st->here, st->window), are counted and the
+ * user told -- they are not guessed into a report without their header. */
+static void ns__rows_only(ns__scan *st, const char *s, size_t n, long line) {
+    /* no line before it (the line a report ended on, fed again when the
+     * threads' merge stops there: parse/split.c): nothing to say */
+    if (!st->here || !ns_row_shape(s, n)) return;
+    long rows = 1;
+    const char *at = st->here;
+    while (at && st->window && at > st->window && line - rows >= st->idle_from) {
+        const char *end = at - 1; /* the '\n' of the line before */
+        const char *b = end;
+        while (b > st->window && b[-1] != '\n') b--;
+        if (b == st->window && st->window_cut) break; /* that line may be cut */
+        if (!ns_row_shape(b, (size_t)(end - b))) break;
+        rows++;
+        at = b;
+    }
+    ns_diag_say(st->ps.diag, NS_DIAG_WARNING, st->name, 0,
+                "%ld %s like rows of a timing report without its header (line %ld)", rows,
+                rows == 1 ? "line looks" : "lines look", line - rows + 1);
+}
 
 static void ns__foreign(ns__scan *st, const char *raw, size_t rawn, long line) {
     if (st->ps.foreign++ == 0) st->ps.foreign_first = line;
@@ -251,6 +323,10 @@ static void ns__idle(ns__scan *st, const char *s, size_t n, long line) {
         st->state = NS__HEADER;
         return;
     }
+    if (n && (s[n - 1] == '-' || s[n - 1] == ' ') && ns__bannerless(st, s, n, line)) return;
+    /* (not the tail of a line rewritten with CRs: the lines before it are
+     * not what the terminal showed above it) */
+    if (!cr && ns_total_row_end(s, n)) ns__rows_only(st, s, n, line);
     /* "[" alone (after an optional prefix): maybe an MLIR JSON report */
     size_t k = n;
     while (k && (s[k - 1] == ' ' || s[k - 1] == '\t')) k--;
@@ -291,20 +367,7 @@ void ns__line(ns__scan *st, const char *raw, size_t rawn, long line, int has_nul
             st->state = NS__IDLE;
             ns__idle(st, raw, rawn, line);
         } else if (st->ps.hdr.state == NS_HDR_DONE) {
-            ns_hdr h = st->ps.hdr;
-            ns__begin(st, h.llvm ? NS_PROD_LLVM : NS_PROD_MLIR_TEXT);
-            ns_report *r = st->ps.r;
-            r->title = h.title ? ns_strdup(h.title) : NULL;
-            r->legacy = h.legacy;
-            if (h.llvm) {
-                r->header_total = h.total;
-                r->header_wall = h.wall_clock;
-            } else {
-                r->header_total = h.total;
-            }
-            for (int i = 0; i < h.ncols; i++) r->cols |= NS_COLBIT(h.cols[i]);
-            if (st->pfx.raw) r->prefix = ns_strdup(st->pfx.raw);
-            st->state = NS__TEXT;
+            ns__begin_text(st);
         }
         return;
     }

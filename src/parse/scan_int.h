@@ -81,7 +81,8 @@ extern int ns__simd;
 /* ====== Skipping (scan_skip.c) ====== */
 
 /* Bytes that, last on a line, make it worth a closer look ('[', '=', 'm',
- * a blank, a tab, a CR). */
+ * a blank, a tab, a CR; '-' and 'l' for a column header or a Total row
+ * without the banner before them). */
 extern const unsigned char ns__end_byte[256];
 
 /* A line between reports that no report can start on (ns__end_byte) */
@@ -93,6 +94,9 @@ static inline int ns__boring(const char *s, size_t n) {
     if (last == '[' || last == '=') return 0;
     /* "...===\033[0m": a colour code at the end hides the real last byte */
     if (last == 'm' && memchr(s, 0x1b, n)) return 0;
+    /* a column header without its banner, a Total row without its report */
+    if (last == '-') return n < 12 || (memcmp(s + n - 4, "----", 4) && memcmp(s + n - 4, " ---", 4));
+    if (last == 'l') return !ns_total_row_end(s, n);
     return 1;
 }
 
@@ -149,6 +153,11 @@ typedef struct {
     const ns_scan_hook *hook; /* the caller's hook (scan.h), or NULL */
     ns_group grp;         /* the tables of one compile, linked before the sink
                            * sees them (parse/group.h): sink and ctx are its */
+    const char *here;     /* the raw line being scanned, in the reader's window
+                           * (set by the line loop), or NULL */
+    const char *window;   /* the first byte the reader still holds */
+    int window_cut;       /* window may start inside a line */
+    long idle_from;       /* the first line after the last report (0: none yet) */
 } ns__scan;
 
 void ns__scan_init(ns__scan *st, ns_scanner *sc, const char *name, ns_sink sink, void *ctx);

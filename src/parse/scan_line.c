@@ -253,6 +253,9 @@ void ns__scan_lines(ns__scan *st, ns__reader *rd) {
         int has_nul;
         const char *c = ns__clean(s, &cn, rd->marks, &st->scratch, &has_nul);
         ns__state was = st->state;
+        st->here = s;
+        st->window = rd->buf + (rd->mapped ? rd->given_back : 0);
+        st->window_cut = rd->mapped && rd->given_back > 0;
         ns__line(st, c, cn, rd->lineno, has_nul);
         if (sc->part) ns__part_watch(sc->part, st, rd, was);
     }

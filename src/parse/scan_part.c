@@ -136,6 +136,7 @@ void ns_scan_part_last_line(ns_scan_part *p, uint64_t from, long line) {
     size_t cn = n;
     int has_nul;
     const char *c = ns__clean(s, &cn, rd->marks, &p->st.scratch, &has_nul);
+    p->st.here = p->st.window = NULL; /* a line alone: nothing before it to count */
     ns__line(&p->st, c, cn, rd->lineno, has_nul);
 }
 

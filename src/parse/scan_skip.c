@@ -21,18 +21,22 @@
  * Most of an NPU log is INFO noise between reports, and a line between
  * reports matters only if a report may start on it: a banner ends in "==="
  * and an MLIR JSON report starts with a line "[" (either possibly behind a
- * log prefix, and possibly followed by blanks, a CR or a colour reset).  So
+ * log prefix, and possibly followed by blanks, a CR or a colour reset); a
+ * report that lost its banner starts at its column header ("----" or
+ * " ---" last), and a Total row ("%)  Total") between reports is worth a
+ * warning.  So
  * the last significant character decides, and a noise line costs one newline
  * search and a few compares -- no pass over its bytes. */
 
 /* Bytes that, last on a line, make it worth a closer look. */
 const unsigned char ns__end_byte[256] = {
-    ['['] = 1, ['='] = 1, ['m'] = 1, [' '] = 1, ['\t'] = 1, ['\r'] = 1};
+    ['['] = 1, ['='] = 1, ['m'] = 1, [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['-'] = 1, ['l'] = 1};
 
 /* Skipping noise, many lines at a time.  The whole lines from rd->start
  * that ns__boring would drop one by one are skipped by finding newlines 64
  * bytes at a time and looking only at the byte before each: a line needs
- * a closer look when that byte is '[', '=', 'm', a blank, a tab or a CR.
+ * a closer look when that byte is '[', '=', 'm', a blank, a tab, a CR,
+ * '-' (a column header without its banner) or 'l' (a Total row).
  * The skip stops before the first such line, or where fewer than 64 bytes
  * are buffered.  Three implementations, the best the CPU has chosen at the
  * first call: AVX2 (two 32-byte compares per block; chosen at run time, so

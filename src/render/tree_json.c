@@ -46,6 +46,7 @@ void ns_tree_json_head(ns_buf *b, const ns_report *r) {
         ns_buf_puts(b, ",\"header_wall_clock_s\":");
         ns_num_put_json(b, r->header_wall);
     }
+    if (r->no_banner) ns_buf_puts(b, ",\"banner\":false"); /* read from its column header */
     if (r->prefix) {
         ns_buf_puts(b, ",\"log_prefix\":");
         ns_json_str(b, r->prefix);
