@@ -87,8 +87,7 @@ int ns_field_is_time(const ns_field *f) {
  * timer of MLIR's list display (the total again). */
 static int ns__not_a_row(const ns_report *rep, const ns_node *n) {
     if (n->kind == NS_KIND_REST || n->kind == NS_KIND_TOTAL) return 1;
-    return rep->list_mode && n->depth == 0 && n == rep->root->child &&
-           strcmp(n->name, "root") == 0;
+    return ns_node_is_list_root(rep, n);
 }
 
 double ns_run_pass_wall(const ns_run *r, const char *name, int *found) {

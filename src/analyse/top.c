@@ -156,8 +156,7 @@ void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
         /* a stage's time: the self time of every row it holds */
         if (st >= 0 && main_report && ns_stage_counted(r, n) && isfinite(self))
             t->srows[st].self += self;
-        if (r->list_mode && n->depth == 0 && n == r->root->child &&
-            strcmp(n->name, "root") == 0)
+        if (ns_node_is_list_root(r, n))
             continue; /* list display's hidden root timer is the total again */
         if (!t->all && ns__is_container(n)) continue;
         /* a phase whose passes a breakdown table of its compile lists

@@ -150,6 +150,7 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
     /* a big regular file: read by several threads (parse/split.h);
      * NPUSCOPE_SPLIT_CHUNK (bytes) splits any file, for the tests */
     sc.threads = o->threads ? o->threads : 1; /* one unless asked: see the option */
+    sc.flat = o->flat;
     const char *chunk = getenv("NPUSCOPE_SPLIT_CHUNK");
     if (chunk && *chunk) {
         char *end;

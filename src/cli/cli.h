@@ -25,17 +25,20 @@ typedef struct {
                               * one -- two cost about 1.5x the CPU time (the
                               * reports cross cores to the sink), which a
                               * busy machine pays without the gain */
+    int flat;                /* --flat: an MLIR tree whose indentation is gone
+                              * (collapsed blanks) read flat, not refused */
 } ns_read_opts;
 
 /* The read options as option-table entries (cli/options.h), for a
  * command's table: --label-regex RE, --npu, --no-npu, --npuw[=LAYOUT],
- * --threads N, -q. */
+ * --threads N, --flat, -q. */
 #define NS_OPT_READ(ro)                                                                       \
     NS_OPT_STRING(0, "label-regex", &(ro)->label_regex, "RE"),                                \
     NS_OPT_FLAG(0, "npu", &(ro)->npu),                                                        \
     NS_OPT_FLAG(0, "no-npu", &(ro)->no_npu),                                                  \
     NS_OPT_CALL_EQ("npuw", "LAYOUT", ns_cli_opt_npuw, (ro), NS_NPUW_DEFAULT_LAYOUT),          \
     NS_OPT_INT(0, "threads", &(ro)->threads, "N", 1, NS_SPLIT_THREADS_MAX),                  \
+    NS_OPT_FLAG(0, "flat", &(ro)->flat),                                                      \
     NS_OPT_QUIET(&(ro)->quiet)
 struct ns_option;
 /* --npuw's handler: checks the layout, stores it in the ns_read_opts ctx. */

@@ -51,7 +51,10 @@ static const char ns__general_tail[] =
     "                     LAYOUT (default generate:3,prefill:3,lm_head:1), or by\n" \
     "                     a developer build's 'Compiling Subgraph[i]: NAME'\n" \
     "  --threads N        read a regular file of 32 MB or more with N threads\n"  \
-    "                     (default 1); the output is the same with any N\n"
+    "                     (default 1); the output is the same with any N\n"     \
+    "  --flat             read an MLIR tree whose indentation is gone (a page\n"  \
+    "                     that collapsed the blanks) without nesting, rather\n"  \
+    "                     than refuse it\n"
 
 static const char ns__tree[] =
     "usage: npuscope tree [OPTIONS] [FILE... | -]\n"

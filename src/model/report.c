@@ -187,6 +187,10 @@ ns_report *ns_report_new(ns_producer producer, const char *file, long line) {
 
 int ns_report_is_main(const ns_report *r) { return r->parent < 0; }
 
+int ns_node_is_list_root(const ns_report *r, const ns_node *n) {
+    return r->list_mode && n->depth == 0 && strcmp(n->name, "root") == 0;
+}
+
 int ns_report_starts_compile(const ns_report *r) { return r->group < 0 || r->group == r->index; }
 
 double ns_report_fact(const ns_report *r, const char *name) {

@@ -159,6 +159,10 @@ void ns_report_pool_free(void);
 
 /* Is the report a main one (its total counts toward its compile's)? */
 int ns_report_is_main(const ns_report *r);
+/* Is n MLIR list display's hidden root timer (the total again): the row
+ * "root" at depth 0 of a list report, wherever it stands (it is first when
+ * its wall time is the largest, not always)? */
+int ns_node_is_list_root(const ns_report *r, const ns_node *n);
 /* Is the report the first table of a compile (or a compile of its own)?
  * Counting these counts compiles, not tables. */
 int ns_report_starts_compile(const ns_report *r);

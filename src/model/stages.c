@@ -258,7 +258,7 @@ static int ns__is_rest(const ns_node *n) { return n->kind == NS_KIND_REST && n->
 int ns_stage_counted(const ns_report *r, const ns_node *n) {
     if (n == r->root || ns__is_rest(n) || n->kind == NS_KIND_TOTAL) return 0;
     if (r->list_mode) {
-        if (n->depth == 0 && n == r->root->child && strcmp(n->name, "root") == 0) return 0;
+        if (ns_node_is_list_root(r, n)) return 0;
         if (n->kind == NS_KIND_PIPELINE) return 0;
     }
     return 1;

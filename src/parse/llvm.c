@@ -7,20 +7,23 @@
  * columns when present, then the timer's name.  Rows are flat and sorted by
  * wall time; the last is "Total", followed by a blank line.
  *
- * Every row becomes a child of the root in print order.  Names are kept
+ * A page that collapsed the blanks (one blank between the fields and
+ * before the name) reads the same: the "(x.x%)" fields separate the
+ * columns.  Every row becomes a child of the root in print order.  Names are kept
  * verbatim ("InstCombinePass #25", "Greedy Register Allocator").
  */
 #include "parse/parse.h"
 
 #include <string.h>
 
-/* An integer column ("%9" PRId64 "  "). */
+/* An integer column ("%9" PRId64 "  ", or one blank on a page that
+ * collapsed them). */
 static int ns__int_col(const char **pp, const char *end, ns_num *out) {
     const char *p = *pp;
     while (p < end && *p == ' ') p++;
     if (ns_num_parse(&p, end, out) != 0 || out->dec != 0) return -1;
-    if (end - p < 2 || p[0] != ' ' || p[1] != ' ') return -1;
-    *pp = p + 2;
+    if (end - p < 2 || p[0] != ' ') return -1;
+    *pp = p + 1 + (p[1] == ' ');
     return 0;
 }
 
@@ -35,8 +38,11 @@ ns_feed ns_llvm_feed(ns_pstate *st, const char *s, size_t n, long line) {
         if (ns_parse_timepct(&p, end, &val[i], &pct[i]) != 0)
             return NS_FEED_FOREIGN;
     }
-    if (end - p < 3 || p[0] != ' ' || p[1] != ' ') return NS_FEED_FOREIGN;
-    p += 2;
+    /* two blanks before the name, or one on a page that collapsed every run
+     * of blanks: the "(  x.x%)" fields still tell the columns apart, and an
+     * LLVM name never starts with a blank */
+    if (end - p < 2 || p[0] != ' ') return NS_FEED_FOREIGN;
+    p += 1 + (p[1] == ' ');
     for (; i < h->ncols; i++) {
         pct[i] = ns_num_absent();
         if (ns__int_col(&p, end, &val[i]) != 0) return NS_FEED_FOREIGN;

@@ -106,7 +106,9 @@ ns_feed ns_mlir_json_feed(ns_pstate *st, const char *s, size_t n, long line) {
         r->complete = 1;
         return NS_FEED_DONE;
     }
-    if (st->rows == 0 && !opens && nlen == 4 && memcmp(p, "root", 4) == 0)
+    /* list display: the hidden root timer, wherever the sort put it (a
+     * tree's entries all open "passes") */
+    if (st->sp == 0 && !opens && nlen == 4 && memcmp(p, "root", 4) == 0)
         r->list_mode = 1;
 
     ns_node *node = ns_report_node(r);

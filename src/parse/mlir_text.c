@@ -8,7 +8,10 @@
  * Numbers are read token by token, never by fixed columns: "%8.4f" widens at
  * 1000 s and a negative Rest is wider too.  The name is everything after the
  * indentation, verbatim -- pass names hold spaces, quotes, brackets, "::".
- * The report ends at the "Total" row at depth 0.  In list display
+ * The report ends at the "Total" row at depth 0.  A page that collapsed
+ * the blanks leaves one blank before every name: such rows are read flat
+ * (st->collapsed), and the scanner decides what to do with the report.
+ * In list display
  * (--mlir-timing-display=list) the first row is the hidden root timer
  * "root", rows are flat and sorted by wall time; we keep them as printed.
  */
@@ -123,8 +126,21 @@ ns_feed ns_mlir_text_feed(ns_pstate *st, const char *s, size_t n, long line) {
     int slow = 0;
     for (int i = 0; i < h->ncols; i++)
         if (ns__group(&p, end, &val[i], &pct[i], &slow) != 0) return NS_FEED_FOREIGN;
-    if (end - p < 3 || p[0] != ' ' || p[1] != ' ') return NS_FEED_FOREIGN;
-    p += 2;
+    if (end - p < 2 || p[0] != ' ') return NS_FEED_FOREIGN;
+    if (p[1] != ' ') {
+        /* one blank before the name: a page that collapsed every run of
+         * blanks to one (a blog listing, a mirrored commit page).  The
+         * numbers still read, the indentation is gone: the rows are read
+         * flat and the scanner refuses the report unless --flat (or the
+         * list display, which is flat anyway).  Only a report whose rows
+         * all are so: one such row among others is not a row of it. */
+        if (!st->collapsed && st->rows > 0) return NS_FEED_FOREIGN;
+        if (!st->collapsed) st->collapsed = line;
+        p += 1;
+    } else {
+        if (st->collapsed) return NS_FEED_FOREIGN;
+        p += 2;
+    }
     const char *name = p;
     while (name < end && *name == ' ') name++;
     if (name == end) return NS_FEED_FOREIGN;
@@ -155,9 +171,11 @@ ns_feed ns_mlir_text_feed(ns_pstate *st, const char *s, size_t n, long line) {
         return NS_FEED_DONE;
     }
 
-    if (st->rows == 0 && indent == 0 && end - name == 4 &&
-        memcmp(name, "root", 4) == 0)
-        r->list_mode = 1;
+    /* list display: flat rows and the hidden root timer among them -- first
+     * when its wall time is the largest, which a row summed over threads
+     * can beat */
+    if (indent == 0 && end - name == 4 && memcmp(name, "root", 4) == 0) st->seen_root = 1;
+    r->list_mode = st->seen_root && !st->indented && !indent;
     ns_node *node = ns_report_node(r);
     node->name = ns_report_strdup(r, name, (size_t)(end - name));
     node->line = line;

@@ -89,6 +89,11 @@ typedef struct {
     int maybe_legacy; /* a bannerless three-dash User/Wall header: read as
                        * MLIR text, an LLVM table unless a row is indented */
     int indented;     /* MLIR text: a row was indented */
+    int seen_root;    /* MLIR text: a row "root" at depth 0 (list display) */
+    long collapsed;   /* MLIR text: the line of the first row whose blanks were
+                       * collapsed to one (its indentation is gone), or 0 */
+    long total_foreign; /* the line of a foreign line that ends like a Total
+                         * row (it does not fit the columns), or 0 */
 } ns_pstate;
 
 /* mlir_text.c: rows of the MLIR text report (tree or list display). */

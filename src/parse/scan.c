@@ -182,6 +182,7 @@ static void ns__begin(ns__scan *st, ns_producer prod) {
     st->ps.rows = 0;
     st->ps.foreign = st->ps.foreign_run = st->ps.foreign_first = 0;
     st->ps.maybe_legacy = st->ps.indented = 0;
+    st->ps.collapsed = st->ps.total_foreign = st->ps.seen_root = 0;
     ns_builder_init(&st->ps.b, r);
     st->found++;
 }
@@ -207,12 +208,19 @@ static void ns__finish(ns__scan *st, long last_line) {
     /* a report numbered late has no label yet: its number in this input */
     char late[32];
     const char *label = r->label;
-    if (!label && (st->ps.foreign || !r->complete)) label = ns__hash_label(late, r->index + 1);
+    if (!label && (st->ps.foreign || !r->complete || st->ps.collapsed)) label = ns__hash_label(late, r->index + 1);
     if (st->ps.foreign)
         ns_diag_say(st->ps.diag, NS_DIAG_WARNING, r->file, st->ps.foreign_first,
                     "report %s: skipped %ld %s of it", label, st->ps.foreign,
                     st->ps.foreign == 1 ? "line that is not a row" : "lines that are not rows");
-    if (!r->complete)
+    if (!r->complete && st->ps.total_foreign)
+        /* a Total row is printed, it just does not fit the report's
+         * columns: saying "no Total row" would point at the wrong cause */
+        ns_diag_say(st->ps.diag, NS_DIAG_WARNING, r->file, r->line,
+                    "report %s is incomplete (its Total row, line %ld, does not fit the "
+                    "columns of its header; %d row%s read)",
+                    label, st->ps.total_foreign, st->ps.rows, st->ps.rows == 1 ? "" : "s");
+    else if (!r->complete)
         ns_diag_say(st->ps.diag, NS_DIAG_WARNING, r->file, r->line,
                     "report %s is incomplete (no Total row; %d row%s read up to "
                     "line %ld%s)",
@@ -223,6 +231,19 @@ static void ns__finish(ns__scan *st, long last_line) {
     ns_builder_free(&st->ps.b);
     ns_hdr_free(&st->ps.hdr);
     st->state = NS__IDLE;
+    if (st->ps.collapsed && !r->list_mode && !st->sc->flat) {
+        /* the blanks were collapsed: the numbers are there, the nesting is
+         * not, and a tree read flat would rank pipelines with their passes */
+        ns_diag_say(st->ps.diag, NS_DIAG_WARNING, r->file, st->ps.collapsed,
+                    "report %s: the indentation is gone: nesting cannot be known; "
+                    "--flat reads the rows without nesting",
+                    label);
+        /* not a report: its number goes to the next one */
+        if (r->index == st->sc->next_index - 1) st->sc->next_index--;
+        ns_report_free(r);
+        st->found--;
+        return;
+    }
     /* a hook may keep r for what the lines after it say */
     ns__emit(st, st->hook && st->hook->finish ? st->hook->finish(st->hook->ctx, r) : r);
 }
@@ -287,6 +308,7 @@ static void ns__rows_only(ns__scan *st, const char *s, size_t n, long line) {
 
 static void ns__foreign(ns__scan *st, const char *raw, size_t rawn, long line) {
     if (st->ps.foreign++ == 0) st->ps.foreign_first = line;
+    if (!st->ps.total_foreign && ns_total_row_end(raw, rawn)) st->ps.total_foreign = line;
     st->ps.foreign_run++;
     if (ns_banner_at(raw, rawn) >= 0) {
         /* a new report starts: the current one was cut short before the

@@ -93,6 +93,8 @@ typedef struct {
                            * are split); set: any regular file (the tests) */
     struct ns_scan_part *part; /* the part of a file being scanned (below),
                                 * or NULL: a whole input */
+    int flat;             /* --flat: an MLIR tree whose indentation a page
+                           * collapsed is read flat, not refused */
 } ns_scanner;
 
 void ns_scanner_init(ns_scanner *sc);
