@@ -238,6 +238,12 @@ if command -v cc >/dev/null && command -v nm >/dev/null; then
     printf 'int ns_c(void);\nint ns_b2(void) { return ns_c(); }\n' >>"$L/src/render/b.c"
     st_build "$L"
     must_pass "layers.sh fails on a loop between two files of one layer" st_offence "$L" 'call each other in a loop'
+    # size: a file over 800 lines fails, one the allowlist names passes
+    st_tree "$L"; seq 801 | sed 's|.*|/* & */|' >>"$L/src/render/b.c"; st_build "$L"
+    must_pass "layers.sh fails on a file over 800 lines" \
+        st_offence "$L" 'src/render/b.c:804: 804 lines: more than 800'
+    st_tree "$L"; seq 900 | sed 's|.*|/* & */|' >"$L/src/render/svg.c"; st_build "$L"
+    must_pass "layers.sh lets a file over 800 lines through while it is to be split this round" st_clean "$L"
     # the real tree, copied, with an upward include planted in its lowest layer
     R=$ST/real
     mkdir -p "$R" && cp -r tools src "$R/"

@@ -14,6 +14,8 @@
 # objects print nothing -- no stdio output, none of base/common.h's
 # printing diagnostics -- because what they have to say goes to the sink
 # their caller hands them (read from the objects with nm).
+# And one for size: no src/*.[ch] file over 800 lines (NS_FILE_MAX), but
+# for an allowlist of files "to be split this round".
 # Prints one line per offence, `FILE:LINE: ...` for includes, then
 # "layers: N offences" and exits 1 if there are any; 0 and "layers: ok"
 # otherwise.  Needs the objects built (make).
@@ -112,6 +114,21 @@ for o in $mods; do
 done
 loud=$(printf '%s' "$loud" | sort)
 if [ -n "$loud" ]; then echo "$loud"; offences=$((offences + $(echo "$loud" | wc -l))); fi
+
+# ---------------------------------------------------------------- file size
+# Files of one job: no src/*.[ch] over NS_FILE_MAX lines (800, the
+# project's rule).  The allowlist names files that other changes of this
+# round are splitting, "to be split this round"; it is emptied when they
+# are merged.
+NS_FILE_MAX=${NS_FILE_MAX:-800}
+to_be_split=" src/render/svg.c src/render/page_figures.c src/analyse/page_figures.c src/builtin/advise.c src/builtin/fit.c "
+long=$(find src -name '*.[ch]' | sort | while read -r f; do
+    n=$(wc -l <"$f")
+    [ "$n" -gt "$NS_FILE_MAX" ] || continue
+    case "$to_be_split" in *" $f "*) continue ;; esac  # to be split this round
+    echo "$f:$n: $n lines: more than $NS_FILE_MAX; break it into files of one job"
+done)
+if [ -n "$long" ]; then echo "$long"; offences=$((offences + $(echo "$long" | wc -l))); fi
 
 if [ "$offences" -gt 0 ]; then echo "layers: $offences offences"; exit 1; fi
 echo "layers: ok"

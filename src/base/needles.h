@@ -13,7 +13,7 @@
  *
  * The same set is also searched for many bytes at once (ns_needles_next),
  * so that the scanner can pass over whole runs of lines that hold none of
- * the texts without looking at each line (parse/scan.c, "Skipping lines
+ * the texts without looking at each line (parse/scan_skip.c, "Skipping lines
  * between reports").  Each needle's first three bytes go into nibble
  * tables: needles are put in up to 8 buckets (by their first byte), and
  * for byte k of a head, lo[k][c & 15] and hi[k][c >> 4] have the bits of
@@ -25,7 +25,7 @@
  * such candidate is then checked against the needles themselves (their
  * hash first, as above), so what the search finds is exact.
  *
- * The scanner's one-pass skip (parse/scan.c) uses other head bytes,
+ * The scanner's one-pass skip (parse/scan_skip.c) uses other head bytes,
  * spread out: 0, 4 and 6 when every needle has seven (minlen), else 0, 1
  * and 4 when every one has five, else 0, 1 and 2 (ns_needles_skip_bytes).
  * Bytes next to each other in text go together ("ge" of "getCompiled..."
@@ -78,7 +78,7 @@ size_t ns_needles_next(const ns_needles *nd, const char *s, size_t n, int esc, i
 /* Does a needle begin at s[q] (all of it inside the n bytes), or, when esc
  * is set, is s[q] an escape?  A candidate position checked: what a caller
  * that finds the candidates itself (the scanner's one-pass skip,
- * parse/scan.c) asks of each, in position order. */
+ * parse/scan_skip.c) asks of each, in position order. */
 int ns_needles_hit(const ns_needles *nd, const char *s, size_t q, size_t n, int esc);
 /* Which needles [s, s+n) holds: bit i for needle i (in the order added),
  * exact; 0 when none. */

@@ -111,7 +111,7 @@ void ns_cli_none_found(char **inputs, int ninputs) {
     ns_error_at(in, 0, "no timing report found");
 }
 
-/* A file read through a mapping (parse/scan.c, "Mapped files") that
+/* A file read through a mapping (parse/scan_file.c, "Mapped files") that
  * shrinks meanwhile faults where its lost pages were: say which and exit
  * as for an unreadable input, never a crash.  Any other SIGBUS is what it
  * was.  (Only async-signal-safe calls: write, _exit, signal, raise.) */

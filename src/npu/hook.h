@@ -1,7 +1,7 @@
 /* hook.h -- the scanner hook that feeds the NPU layer: what the compiler's
  * log says between reports becomes facts and labels of the reports.
  *
- * The scanner (parse/scan.c) finds timing reports and knows nothing of the
+ * The scanner (parse/scan*.c) finds timing reports and knows nothing of the
  * NPU compiler.  This hook, installed by the caller that builds the
  * scanner (the commands for --npu and --npuw, the runner for the npu
  * preset), watches the lines between reports and adds what belongs to them:

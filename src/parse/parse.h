@@ -1,6 +1,6 @@
 /* parse.h -- the contract between the scanner and the format parsers.
  *
- * The scanner (scan.c) reads lines, cleans them (CR, ANSI colour, log
+ * The scanner (scan*.c, parse/scan_int.h) reads lines, cleans them (CR, ANSI colour, log
  * prefixes) and recognises where a report starts.  A parser then receives the
  * report's lines one at a time and answers whether each was one of its rows,
  * the last row, or a line that does not belong (a foreign line written into

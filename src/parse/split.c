@@ -457,7 +457,7 @@ int ns_scan_input(ns_scanner *sc, const char *path, ns_sink sink, void *ctx) {
     sp.fd = fd;
     sp.name = path;
     sp.size = size;
-    /* mapped, as one thread's scan reads it (scan.c, "Mapped files"): no
+    /* mapped, as one thread's scan reads it (scan_file.c, "Mapped files"): no
      * copy of each byte into each part's buffer */
     sp.map = ns_scan_map(fd, size, path);
     if (sp.map) ns_scan_part_map(m, sp.map);
