@@ -41,10 +41,47 @@ hang_s() { echo $(($1 * HANG_SCALE)); }
 # unless it sets a width itself
 unset COLUMNS
 
-ok()   { pass=$((pass + 1)); [ -n "${VERBOSE:-}" ] && echo "ok   $*"; return 0; }
-bad()  { fail=$((fail + 1)); echo "FAIL $*"; }
+ok()   { ns_tick; pass=$((pass + 1)); [ -n "${VERBOSE:-}" ] && echo "ok   $*"; return 0; }
+bad()  { ns_tick; fail=$((fail + 1)); echo "FAIL $*"; }
 # skip WHAT: a check that did not run, said and not counted as passed
-skip() { skips=$((skips + 1)); echo "skipped: $*"; }
+skip() { ns_tick; skips=$((skips + 1)); echo "skipped: $*"; }
+
+# ---------------------------------------------------------------- per-group times
+# `finish` prints how long each group of checks took, one line each, so that
+# a slow check is seen when it is added.  A group is a sourced script
+# (tests/run_X.sh: its name, found on the call stack, so a new `. tests/
+# run_X.sh` line is timed with nothing more) or, for checks in run.sh
+# itself, the section named by the last `group NAME`.  Each counted result
+# (ok, bad, skip, tally) adds the time since the one before it to the group
+# of the script that produced it: the work before a result is its check's.
+NS_TLAST=${EPOCHREALTIME/./}
+NS_GROUP=
+declare -A NS_GTIME=()
+NS_GORDER=()
+ns_tick() {
+    local now=${EPOCHREALTIME/./} g= i src
+    for ((i = 1; i < ${#BASH_SOURCE[@]}; i++)); do
+        src=${BASH_SOURCE[i]}
+        case $src in tests/lib.sh | */tests/lib.sh) continue ;; esac
+        case $src in tests/run.sh | */tests/run.sh) g=${NS_GROUP:-run.sh} ;; *) g=${src##*/} ;; esac
+        break
+    done
+    g=${g:-${NS_GROUP:-${0##*/}}}
+    [ -n "${NS_GTIME[$g]+x}" ] || { NS_GTIME[$g]=0; NS_GORDER+=("$g"); }
+    NS_GTIME[$g]=$((NS_GTIME[$g] + now - NS_TLAST))
+    NS_TLAST=$now
+}
+# group NAME: the checks of run.sh from here on are timed as NAME
+# (the time before the first group is the first group's)
+group() { [ -z "$NS_GROUP" ] || ns_tick; NS_GROUP=$1; }
+# ns_times: one line per group, "time   12.3 s  NAME", in the order run
+ns_times() {
+    local g us
+    for g in "${NS_GORDER[@]}"; do
+        us=${NS_GTIME[$g]}
+        printf 'time %7d.%d s  %s\n' $((us / 1000000)) $((us / 100000 % 10)) "$g"
+    done
+}
 # same_outputs PREFIX WHAT: two runs left PREFIX.out1/.err1/.rc1 and
 # PREFIX.out2/.err2/.rc2; they must be the same bytes (WHAT names the runs
 # in the message)
@@ -60,9 +97,11 @@ check() {
     else bad "$name"; sed 's/^/     /' "$TMP/out" | head -20; fi
 }
 
-# finish: the summary line; true only when nothing failed (a script ends
-# with it, so that this is its exit status)
+# finish: the time of each group, then the summary line, which stays the
+# last; true only when nothing failed (a script ends with it, so that this
+# is its exit status)
 finish() {
+    ns_times
     [ "$skips" -eq 0 ] || echo "$skips skipped (each said above; not counted as passed)"
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]
@@ -114,6 +153,7 @@ prog_run() {
 tally() {
     prog_run "$@"
     local rc=$?
+    ns_tick
     pass=$((pass + prog_pass)); fail=$((fail + prog_fail))
     [ "$rc" -eq 0 ] || { bad "$prog_why"; cat "$TMP/prog.why"; }
 }

@@ -53,9 +53,11 @@ present() {
 command -v jq >/dev/null 2>&1 || bad "jq is not installed, and most checks need it (apt-get install jq)"
 
 # ---------------------------------------------------------------- 1. unit
+group "1. unit programs"
 units_all "${BUILD:-build}"
 
 # ---------------------------------------------------------------- 1a. the checks checked
+group "1a. the self-test"
 # tests/selftest.sh feeds the checks of tests/lib.sh empty and wrong output
 # and wants each to fail (and right output, and wants it to pass); its
 # counts join ours.  Once: not again in the inner, sanitized run.
@@ -64,6 +66,7 @@ if [ -z "${NPUSCOPE_INNER:-}" ]; then
 fi
 
 # ---------------------------------------------------------------- 1b. layers
+group "1b. layers"
 # Every dependency points down the layers of src/LAYERS (tools/layers.sh,
 # on the sources and on the objects of this build).  Once, as 1a.
 if [ -z "${NPUSCOPE_INNER:-}" ]; then
@@ -72,6 +75,7 @@ if [ -z "${NPUSCOPE_INNER:-}" ]; then
 fi
 
 # ---------------------------------------------------------------- 1c. docs
+group "1c. docs"
 # Every option of every command's option table (npuscope CMD
 # --completion-helper) is in its --help and in the man page, and every exit
 # code of base/exit.h in the man page's EXIT STATUS (tests/check_docs.sh).
@@ -79,11 +83,13 @@ check "docs: every option table entry in --help and the man page, every exit cod
     bash tests/check_docs.sh "$NPUSCOPE"
 
 # ---------------------------------------------------------------- 2. exactness
+group "2. exactness"
 for f in "$FIX"/*.txt "$FIX"/*.log; do
     check "exact $(basename "$f")" exact "$f"
 done
 
 # ---------------------------------------------------------------- 3. exports
+group "3. exports"
 for f in "$FIX"/*.txt "$FIX"/*.log "$FIX"/*ftime-trace.json; do
     check "exports $(basename "$f")" exports "$f"
 done
@@ -114,6 +120,7 @@ strict_runs() {
 check "strict JSON (jansson) of table, fit, advise on run folders" strict_runs
 
 # ---------------------------------------------------------------- 4. golden
+group "4. golden cases"
 for c in tests/cases/*.args; do
     c=${c%.args}
     check "golden $(basename "$c") — $(head -n 1 "$c.desc" 2>/dev/null)" golden "$c"
@@ -121,6 +128,7 @@ done
 check "golden: every case has its .args, .out, .err, .rc and .desc" golden_layout tests/cases
 
 # ---------------------------------------------------------------- 5. end to end
+group "5. end to end"
 e2e_mlir() {
     # A real compile: 300 functions through a lowering pipeline, threaded.
     awk 'BEGIN { for (i = 0; i < 300; i++) {
@@ -162,6 +170,7 @@ present "e2e clang-22 -ftime-trace/-ftime-report" clang-22 &&
     check "e2e clang-22 -ftime-trace/-ftime-report" e2e_clang
 
 # ---------------------------------------------------------------- 6. bad input
+group "6. large input"
 # The corpus in tests/bad/cases: each input with its exit code and messages,
 # never a crash, a hang or unbounded memory (tests/bad/README.md).
 # shellcheck source=tests/run_bad.sh
@@ -201,6 +210,7 @@ large() {
 check "a large file and a pipe give the same reports as a small file" large
 
 # ---------------------------------------------------------------- 6a. NPU logs
+group "6a. NPU logs"
 npuw_dev_names() {
     # a developer build names each subgraph before compiling it
     { echo "[ NPUW:INFO ]     Compiling Subgraph[0]: Model0_kv1152_REP00C9__0..."
@@ -230,6 +240,7 @@ npuw_report() {
 check "report --npuw: the finding by sub-model kind" npuw_report
 
 # ---------------------------------------------------------------- 6b. record, sweep, table
+group "6b. record, sweep, table"
 # (real processes and compiles, timing-sensitive: the full tier only; the
 # report page's structure runs in both, its browser tests in the full one)
 if tier_full; then
@@ -259,6 +270,7 @@ else
 fi
 
 # ---------------------------------------------------------------- 7. other builds
+group "7. other builds"
 if [ -z "${NPUSCOPE_INNER:-}" ] && ! tier_full; then
     skip "other builds: clang, clang-22, no SSE2, ASan+UBSan, the whole suite sanitized (make check)"
 elif [ -z "${NPUSCOPE_INNER:-}" ]; then
