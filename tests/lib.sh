@@ -37,6 +37,18 @@ pass=0 fail=0 skips=0
 # `timeout "$(hang_s 60)" ...`.
 if [ -n "${NPUSCOPE_INNER:-}" ]; then HANG_SCALE=${HANG_SCALE:-3}; else HANG_SCALE=${HANG_SCALE:-1}; fi
 hang_s() { echo $(($1 * HANG_SCALE)); }
+# wait_for SECONDS CMD...: poll CMD (every 50 ms) until it is true; false
+# when hang_s SECONDS pass first.  A test that races a background process
+# waits for the condition it needs with this, never for a fixed time: on a
+# busy machine any fixed time is too short.
+wait_for() {
+    local end=$((SECONDS + $(hang_s "$1") + 1))
+    shift
+    until "$@"; do
+        [ "$SECONDS" -lt "$end" ] || return 1
+        sleep 0.05
+    done
+}
 # text for people fits $COLUMNS (src/cli/cli.h): a test gets every column
 # unless it sets a width itself
 unset COLUMNS
