@@ -86,6 +86,16 @@ ns_tick() {
 # group NAME: the checks of run.sh from here on are timed as NAME
 # (the time before the first group is the first group's)
 group() { [ -z "$NS_GROUP" ] || ns_tick; NS_GROUP=$1; }
+# ns_times_join PREFIX FILE: the groups of another run's output (its "time"
+# lines) join ours, named PREFIX NAME (a run beside this one: its times
+# overlap ours, they do not add to them)
+ns_times_join() {
+    local sec tenth name
+    while read -r sec tenth name; do
+        NS_GTIME["$1$name"]=$((sec * 1000000 + tenth * 100000))
+        NS_GORDER+=("$1$name")
+    done < <(sed -n 's/^time *\([0-9]*\)\.\([0-9]\) s  \(.*\)$/\1 \2 \3/p' "$2")
+}
 # ns_times: one line per group, "time   12.3 s  NAME", in the order run
 ns_times() {
     local g us
@@ -171,14 +181,32 @@ tally() {
 }
 
 # units_all BUILD: every tests/unit*.c is a program that must have been
-# built in BUILD: a missing one is a failure, never a silent skip.
+# built in BUILD: a missing one is a failure, never a silent skip.  They
+# are independent (each its own mkstemp files), so they run side by side,
+# as many at a time as there are CPUs; then each is tallied in order from
+# what it printed and its exit code.
 units_all() {
-    local src u
+    local src u dir=$TMP/units pids=() running=0 cpus
+    cpus=$(nproc 2>/dev/null || echo 1)
+    mkdir -p "$dir"
     for src in tests/unit*.c; do
         u=$1/$(basename "$src" .c)
-        if [ -x "$u" ]; then tally "$u" "$u"; else bad "$u was not built (make units)"; fi
+        [ -x "$u" ] || continue
+        ( "$u" >"$dir/${u##*/}.out" 2>"$dir/${u##*/}.err" </dev/null; echo $? >"$dir/${u##*/}.rc" ) &
+        pids+=($!)
+        running=$((running + 1))
+        # (waits for these only: run.sh may have other work in the background)
+        if [ "$running" -ge "$cpus" ]; then wait -n "${pids[@]}" 2>/dev/null; running=$((running - 1)); fi
+    done
+    [ ${#pids[@]} -eq 0 ] || wait "${pids[@]}" 2>/dev/null
+    for src in tests/unit*.c; do
+        u=$1/$(basename "$src" .c)
+        if [ -x "$u" ]; then tally "$u" ns_replay "$dir/${u##*/}"; else bad "$u was not built (make units)"; fi
     done
 }
+# ns_replay PREFIX: print PREFIX.out, PREFIX.err to stderr, and exit with
+# PREFIX.rc (a program run before, given to prog_run as if run now)
+ns_replay() { cat "$1.out"; cat "$1.err" >&2; return "$(cat "$1.rc" 2>/dev/null || echo 99)"; }
 # units_pass BUILD: the same as one check (another build's unit tests)
 units_pass() {
     local src u
@@ -245,32 +273,36 @@ folded_shape() {
     fi
 }
 # exports FILE: json, csv, chrome, speedscope, folded and top of FILE agree
-# (each output kept in a file, so that npuscope's exit code is read)
+# (each output kept in a file, so that npuscope's exit code is read; the
+# files stay, $TMP/exp/NAME.json, .chrome, .speedscope and .top, for
+# run.sh's strict JSON check of the same outputs)
 exports() {
-    local f=$1 n rows reports
-    "$NPUSCOPE" tree -q --format json "$f" >"$TMP/j" || return 1
-    jqt '.reports | length > 0' "$TMP/j" || { echo "no report"; return 1; }
+    local f=$1 n rows reports o
+    o=$TMP/exp/$(basename "$f")
+    mkdir -p "$TMP/exp" || return 1
+    "$NPUSCOPE" tree -q --format json "$f" >"$o.json" || return 1
+    jqt '.reports | length > 0' "$o.json" || { echo "no report"; return 1; }
     # rows + roots = nodes; every report complete; Total == header total
-    n=$(jq '[.reports[] | [.root | .. | objects | select(has("children"))] | length] | add' "$TMP/j") || return 1
-    jqt '[.reports[] | .complete] | all' "$TMP/j" || { echo "incomplete report"; return 1; }
+    n=$(jq '[.reports[] | [.root | .. | objects | select(has("children"))] | length] | add' "$o.json") || return 1
+    jqt '[.reports[] | .complete] | all' "$o.json" || { echo "incomplete report"; return 1; }
     jqt '[.reports[] | select(.header_total_s != null and .producer != "llvm-timer-group")
-         | .header_total_s == .root.wall_s] | all' "$TMP/j" ||
+         | .header_total_s == .root.wall_s] | all' "$o.json" ||
         { echo "Total differs from Total Execution Time"; return 1; }
     jqt '[.reports[] | select(.header_wall_clock_s != null) | .header_wall_clock_s == .root.wall_s] | all' \
-        "$TMP/j" || { echo "LLVM Total wall differs from the wall clock header"; return 1; }
+        "$o.json" || { echo "LLVM Total wall differs from the wall clock header"; return 1; }
     "$NPUSCOPE" tree -q --format csv "$f" >"$TMP/csv" || return 1
     rows=$(tail -n +2 "$TMP/csv" | wc -l)
-    reports=$(jq '.reports | length' "$TMP/j")
+    reports=$(jq '.reports | length' "$o.json")
     [ "$rows" -eq $((n - reports)) ] || { echo "csv rows $rows, json nodes $n, reports $reports"; return 1; }
-    "$NPUSCOPE" tree -q --format chrome "$f" >"$TMP/chrome" || return 1
-    jqt '.traceEvents | length > 0' "$TMP/chrome" || return 1
-    "$NPUSCOPE" tree -q --format speedscope "$f" >"$TMP/speedscope" || return 1
+    "$NPUSCOPE" tree -q --format chrome "$f" >"$o.chrome" || return 1
+    jqt '.traceEvents | length > 0' "$o.chrome" || return 1
+    "$NPUSCOPE" tree -q --format speedscope "$f" >"$o.speedscope" || return 1
     jqt '(.profiles | length > 0) and ([.profiles[] | (.samples | length) == (.weights | length)] | all)' \
-        "$TMP/speedscope" || return 1
+        "$o.speedscope" || return 1
     "$NPUSCOPE" tree -q --format folded "$f" >"$TMP/folded" || return 1
     folded_shape "$TMP/folded" || return 1
-    "$NPUSCOPE" top -q -n 0 --format json "$f" >"$TMP/top" || return 1
-    jqt '.rows | length > 0' "$TMP/top"
+    "$NPUSCOPE" top -q -n 0 --format json "$f" >"$o.top" || return 1
+    jqt '.rows | length > 0' "$o.top"
 }
 
 # Every JSON npuscope writes goes through jansson's strict parser
