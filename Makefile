@@ -13,20 +13,28 @@
 #   make fuzz       libFuzzer targets of every parser (FUZZ_SECONDS=30 each)
 #
 # Compile-time options: CC (gcc or clang), CFLAGS, SANITIZE=1 (ASan+UBSan),
-# SANITIZE=thread (TSan: the threads of parse/split.c).
+# SANITIZE=thread (TSan: the threads of parse/split.c), WERROR= (below).
+#
+# Every entry point builds the program with the same flags, so that going
+# from `make demo` to `make test` to `make check` compiles nothing already
+# built, and in parallel: -j from the CPU count unless the caller gave -j.
 
 CC      ?= cc
 PREFIX  ?= /usr/local
 CSTD    = -std=c11 -D_POSIX_C_SOURCE=200809L
-# -Werror only where a warning is ours to fix: developer and CI builds
-# (`make check`, `make test` and the test builds set WERROR=1).  A user's
-# plain `make` with a newer compiler warns and still builds.
-WERROR  ?=
+# Warnings are errors by default, in every entry point alike (one set of
+# flags, one set of objects).  A compiler newer than the ones the suite
+# knows may warn about more: `make WERROR=` builds anyway, warning.
+WERROR  ?= 1
 WARN    = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes $(if $(WERROR),-Werror)
 OPT     ?= -O2 -g
 CFLAGS  ?=
 LDLIBS  = -ljansson -lm -pthread
 BUILD   ?= build
+# -jN for the sub-makes of all, check, test and demo: the CPU count, unless
+# the caller gave -j (GNU make 4.3 shows it in MAKEFLAGS only in recipes)
+NPROC  := $(shell nproc 2>/dev/null || echo 1)
+JOBS    = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 
 ifeq ($(SANITIZE),1)
 OPT     = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
@@ -49,7 +57,9 @@ COMPILE = $(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) $(CFLAGS_EXTRA) -pthread -Isrc
 
 .PHONY: all check test demo bench bench-report install uninstall clean fixtures units layers FORCE
 
-all: npuscope
+# (a sub-make, so that a plain `make` builds in parallel too)
+all:
+	@$(MAKE) --no-print-directory $(JOBS) npuscope
 
 npuscope: $(BUILD)/npuscope
 	ln -sf $(BUILD)/npuscope npuscope
@@ -100,13 +110,13 @@ include fuzz/fuzz.mk
 # root, with apt-get; otherwise it says what to install).
 check:
 	@sh tests/deps.sh test
-	@$(MAKE) --no-print-directory WERROR=1 all units
+	@$(MAKE) --no-print-directory $(JOBS) npuscope units
 	@bash tests/run.sh
 
 # the fast tier (docs/testing.md): no root, no installs, no browser, no
 # other builds; what it leaves out it says on "skipped:" lines
 test:
-	@$(MAKE) --no-print-directory WERROR=1 all units
+	@$(MAKE) --no-print-directory $(JOBS) npuscope units
 	@TIER=fast bash tests/run.sh
 
 # the dependency order of src/LAYERS, checked on the sources and objects
@@ -116,7 +126,7 @@ layers: all
 
 demo:
 	@sh tests/deps.sh demo
-	@$(MAKE) --no-print-directory all >/dev/null
+	@$(MAKE) --no-print-directory $(JOBS) npuscope >/dev/null
 	@bash examples/demo.sh
 
 bench:

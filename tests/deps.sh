@@ -4,7 +4,7 @@
 #   deps.sh demo    + mlir-opt-22 and python3 for the demo's study (make demo)
 #   deps.sh test    + real compilers and tools the tests run, node, npm and
 #                   chromium for the report's browser tests, Slurm and munge
-#                   for a one-host cluster, pandas (make check)
+#                   for a one-host cluster, pandas, stress-ng (make check)
 #   deps.sh bench   + GNU time for peak-RSS figures     (make bench)
 # As root it runs `apt-get update` once and installs; otherwise it prints
 # the command to run and fails.
@@ -52,6 +52,8 @@ if [ "$mode" = test ]; then
     have slurmctld || want slurmctld
     have slurmd || want slurmd
     have sbatch || want slurm-client
+    # busy loops beside the timing-sensitive tests (tests/run_load.sh)
+    have stress-ng || want stress-ng
     # pandas reading every CSV and JSON table (tests/run_pandas.sh)
     # (Debian's python3: a python3 earlier on PATH may be another build)
     /usr/bin/python3 -c 'import pandas' >/dev/null 2>&1 || want python3-pandas

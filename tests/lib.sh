@@ -37,14 +37,73 @@ pass=0 fail=0 skips=0
 # `timeout "$(hang_s 60)" ...`.
 if [ -n "${NPUSCOPE_INNER:-}" ]; then HANG_SCALE=${HANG_SCALE:-3}; else HANG_SCALE=${HANG_SCALE:-1}; fi
 hang_s() { echo $(($1 * HANG_SCALE)); }
+# wait_for SECONDS CMD...: poll CMD (every 50 ms) until it is true; false
+# when hang_s SECONDS pass first.  A test that races a background process
+# waits for the condition it needs with this, never for a fixed time: on a
+# busy machine any fixed time is too short.
+wait_for() {
+    local end=$((SECONDS + $(hang_s "$1") + 1))
+    shift
+    until "$@"; do
+        [ "$SECONDS" -lt "$end" ] || return 1
+        sleep 0.05
+    done
+}
 # text for people fits $COLUMNS (src/cli/cli.h): a test gets every column
 # unless it sets a width itself
 unset COLUMNS
 
-ok()   { pass=$((pass + 1)); [ -n "${VERBOSE:-}" ] && echo "ok   $*"; return 0; }
-bad()  { fail=$((fail + 1)); echo "FAIL $*"; }
+ok()   { ns_tick; pass=$((pass + 1)); [ -n "${VERBOSE:-}" ] && echo "ok   $*"; return 0; }
+bad()  { ns_tick; fail=$((fail + 1)); echo "FAIL $*"; }
 # skip WHAT: a check that did not run, said and not counted as passed
-skip() { skips=$((skips + 1)); echo "skipped: $*"; }
+skip() { ns_tick; skips=$((skips + 1)); echo "skipped: $*"; }
+
+# ---------------------------------------------------------------- per-group times
+# `finish` prints how long each group of checks took, one line each, so that
+# a slow check is seen when it is added.  A group is a sourced script
+# (tests/run_X.sh: its name, found on the call stack, so a new `. tests/
+# run_X.sh` line is timed with nothing more) or, for checks in run.sh
+# itself, the section named by the last `group NAME`.  Each counted result
+# (ok, bad, skip, tally) adds the time since the one before it to the group
+# of the script that produced it: the work before a result is its check's.
+NS_TLAST=${EPOCHREALTIME/./}
+NS_GROUP=
+declare -A NS_GTIME=()
+NS_GORDER=()
+ns_tick() {
+    local now=${EPOCHREALTIME/./} g= i src
+    for ((i = 1; i < ${#BASH_SOURCE[@]}; i++)); do
+        src=${BASH_SOURCE[i]}
+        case $src in tests/lib.sh | */tests/lib.sh) continue ;; esac
+        case $src in tests/run.sh | */tests/run.sh) g=${NS_GROUP:-run.sh} ;; *) g=${src##*/} ;; esac
+        break
+    done
+    g=${g:-${NS_GROUP:-${0##*/}}}
+    [ -n "${NS_GTIME[$g]+x}" ] || { NS_GTIME[$g]=0; NS_GORDER+=("$g"); }
+    NS_GTIME[$g]=$((NS_GTIME[$g] + now - NS_TLAST))
+    NS_TLAST=$now
+}
+# group NAME: the checks of run.sh from here on are timed as NAME
+# (the time before the first group is the first group's)
+group() { [ -z "$NS_GROUP" ] || ns_tick; NS_GROUP=$1; }
+# ns_times_join PREFIX FILE: the groups of another run's output (its "time"
+# lines) join ours, named PREFIX NAME (a run beside this one: its times
+# overlap ours, they do not add to them)
+ns_times_join() {
+    local sec tenth name
+    while read -r sec tenth name; do
+        NS_GTIME["$1$name"]=$((sec * 1000000 + tenth * 100000))
+        NS_GORDER+=("$1$name")
+    done < <(sed -n 's/^time *\([0-9]*\)\.\([0-9]\) s  \(.*\)$/\1 \2 \3/p' "$2")
+}
+# ns_times: one line per group, "time   12.3 s  NAME", in the order run
+ns_times() {
+    local g us
+    for g in "${NS_GORDER[@]}"; do
+        us=${NS_GTIME[$g]}
+        printf 'time %7d.%d s  %s\n' $((us / 1000000)) $((us / 100000 % 10)) "$g"
+    done
+}
 # same_outputs PREFIX WHAT: two runs left PREFIX.out1/.err1/.rc1 and
 # PREFIX.out2/.err2/.rc2; they must be the same bytes (WHAT names the runs
 # in the message)
@@ -60,9 +119,11 @@ check() {
     else bad "$name"; sed 's/^/     /' "$TMP/out" | head -20; fi
 }
 
-# finish: the summary line; true only when nothing failed (a script ends
-# with it, so that this is its exit status)
+# finish: the time of each group, then the summary line, which stays the
+# last; true only when nothing failed (a script ends with it, so that this
+# is its exit status)
 finish() {
+    ns_times
     [ "$skips" -eq 0 ] || echo "$skips skipped (each said above; not counted as passed)"
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]
@@ -114,19 +175,38 @@ prog_run() {
 tally() {
     prog_run "$@"
     local rc=$?
+    ns_tick
     pass=$((pass + prog_pass)); fail=$((fail + prog_fail))
     [ "$rc" -eq 0 ] || { bad "$prog_why"; cat "$TMP/prog.why"; }
 }
 
 # units_all BUILD: every tests/unit*.c is a program that must have been
-# built in BUILD: a missing one is a failure, never a silent skip.
+# built in BUILD: a missing one is a failure, never a silent skip.  They
+# are independent (each its own mkstemp files), so they run side by side,
+# as many at a time as there are CPUs; then each is tallied in order from
+# what it printed and its exit code.
 units_all() {
-    local src u
+    local src u dir=$TMP/units pids=() running=0 cpus
+    cpus=$(nproc 2>/dev/null || echo 1)
+    mkdir -p "$dir"
     for src in tests/unit*.c; do
         u=$1/$(basename "$src" .c)
-        if [ -x "$u" ]; then tally "$u" "$u"; else bad "$u was not built (make units)"; fi
+        [ -x "$u" ] || continue
+        ( "$u" >"$dir/${u##*/}.out" 2>"$dir/${u##*/}.err" </dev/null; echo $? >"$dir/${u##*/}.rc" ) &
+        pids+=($!)
+        running=$((running + 1))
+        # (waits for these only: run.sh may have other work in the background)
+        if [ "$running" -ge "$cpus" ]; then wait -n "${pids[@]}" 2>/dev/null; running=$((running - 1)); fi
+    done
+    [ ${#pids[@]} -eq 0 ] || wait "${pids[@]}" 2>/dev/null
+    for src in tests/unit*.c; do
+        u=$1/$(basename "$src" .c)
+        if [ -x "$u" ]; then tally "$u" ns_replay "$dir/${u##*/}"; else bad "$u was not built (make units)"; fi
     done
 }
+# ns_replay PREFIX: print PREFIX.out, PREFIX.err to stderr, and exit with
+# PREFIX.rc (a program run before, given to prog_run as if run now)
+ns_replay() { cat "$1.out"; cat "$1.err" >&2; return "$(cat "$1.rc" 2>/dev/null || echo 99)"; }
 # units_pass BUILD: the same as one check (another build's unit tests)
 units_pass() {
     local src u
@@ -193,32 +273,36 @@ folded_shape() {
     fi
 }
 # exports FILE: json, csv, chrome, speedscope, folded and top of FILE agree
-# (each output kept in a file, so that npuscope's exit code is read)
+# (each output kept in a file, so that npuscope's exit code is read; the
+# files stay, $TMP/exp/NAME.json, .chrome, .speedscope and .top, for
+# run.sh's strict JSON check of the same outputs)
 exports() {
-    local f=$1 n rows reports
-    "$NPUSCOPE" tree -q --format json "$f" >"$TMP/j" || return 1
-    jqt '.reports | length > 0' "$TMP/j" || { echo "no report"; return 1; }
+    local f=$1 n rows reports o
+    o=$TMP/exp/$(basename "$f")
+    mkdir -p "$TMP/exp" || return 1
+    "$NPUSCOPE" tree -q --format json "$f" >"$o.json" || return 1
+    jqt '.reports | length > 0' "$o.json" || { echo "no report"; return 1; }
     # rows + roots = nodes; every report complete; Total == header total
-    n=$(jq '[.reports[] | [.root | .. | objects | select(has("children"))] | length] | add' "$TMP/j") || return 1
-    jqt '[.reports[] | .complete] | all' "$TMP/j" || { echo "incomplete report"; return 1; }
+    n=$(jq '[.reports[] | [.root | .. | objects | select(has("children"))] | length] | add' "$o.json") || return 1
+    jqt '[.reports[] | .complete] | all' "$o.json" || { echo "incomplete report"; return 1; }
     jqt '[.reports[] | select(.header_total_s != null and .producer != "llvm-timer-group")
-         | .header_total_s == .root.wall_s] | all' "$TMP/j" ||
+         | .header_total_s == .root.wall_s] | all' "$o.json" ||
         { echo "Total differs from Total Execution Time"; return 1; }
     jqt '[.reports[] | select(.header_wall_clock_s != null) | .header_wall_clock_s == .root.wall_s] | all' \
-        "$TMP/j" || { echo "LLVM Total wall differs from the wall clock header"; return 1; }
+        "$o.json" || { echo "LLVM Total wall differs from the wall clock header"; return 1; }
     "$NPUSCOPE" tree -q --format csv "$f" >"$TMP/csv" || return 1
     rows=$(tail -n +2 "$TMP/csv" | wc -l)
-    reports=$(jq '.reports | length' "$TMP/j")
+    reports=$(jq '.reports | length' "$o.json")
     [ "$rows" -eq $((n - reports)) ] || { echo "csv rows $rows, json nodes $n, reports $reports"; return 1; }
-    "$NPUSCOPE" tree -q --format chrome "$f" >"$TMP/chrome" || return 1
-    jqt '.traceEvents | length > 0' "$TMP/chrome" || return 1
-    "$NPUSCOPE" tree -q --format speedscope "$f" >"$TMP/speedscope" || return 1
+    "$NPUSCOPE" tree -q --format chrome "$f" >"$o.chrome" || return 1
+    jqt '.traceEvents | length > 0' "$o.chrome" || return 1
+    "$NPUSCOPE" tree -q --format speedscope "$f" >"$o.speedscope" || return 1
     jqt '(.profiles | length > 0) and ([.profiles[] | (.samples | length) == (.weights | length)] | all)' \
-        "$TMP/speedscope" || return 1
+        "$o.speedscope" || return 1
     "$NPUSCOPE" tree -q --format folded "$f" >"$TMP/folded" || return 1
     folded_shape "$TMP/folded" || return 1
-    "$NPUSCOPE" top -q -n 0 --format json "$f" >"$TMP/top" || return 1
-    jqt '.rows | length > 0' "$TMP/top"
+    "$NPUSCOPE" top -q -n 0 --format json "$f" >"$o.top" || return 1
+    jqt '.rows | length > 0' "$o.top"
 }
 
 # Every JSON npuscope writes goes through jansson's strict parser

@@ -51,11 +51,69 @@ present() {
     done
 }
 command -v jq >/dev/null 2>&1 || bad "jq is not installed, and most checks need it (apt-get install jq)"
+# the builds this script makes, in parallel (make check's own make gives
+# its -j to its sub-make only)
+NS_J=-j$(nproc 2>/dev/null || echo 1)
+
+# ---------------------------------------------------------------- 7, begun: the whole suite sanitized, beside
+# Section 7's inner run -- the whole suite again against a clang-22
+# ASan+UBSan build -- starts here, in the background, and section 7 joins
+# it: on two cores it and this run overlap instead of following each other
+# (it is the longest part of make check).  Its files: $INNER_DIR.
+if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then
+    INNER_DIR=$TMP/inner
+    mkdir -p "$INNER_DIR"
+    inner_bg() {
+        local cc=clang-22 bin
+        command -v clang-22 >/dev/null 2>&1 || cc=clang
+        bin=build-asan-$cc/npuscope
+        echo 1 >"$INNER_DIR/rc"
+        make -s "$NS_J" BUILD="build-asan-$cc" CC="$cc" SANITIZE=1 "$bin" >"$INNER_DIR/err" 2>&1 ||
+            { echo "the sanitized build failed"; return; } >"$INNER_DIR/out"
+        env ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=halt_on_error=1:exitcode=87 \
+            NPUSCOPE="$bin" NPUSCOPE_INNER=1 bash tests/run.sh >"$INNER_DIR/out" 2>"$INNER_DIR/err" </dev/null
+        echo $? >"$INNER_DIR/rc"
+    }
+    inner_bg &
+    INNER_PID=$!
+fi
 
 # ---------------------------------------------------------------- 1. unit
-units_all "${BUILD:-build}"
+group "1. unit programs"
+# (once: the inner sanitized run would run the same programs again; the
+# unit tests under ASan+UBSan are section 7's)
+if [ -z "${NPUSCOPE_INNER:-}" ]; then
+    units_all "${BUILD:-build}"
+fi
+
+# ---------------------------------------------------------------- beside: groups that run alone
+# Three groups that each run alone (their own lib.sh, temporary folder and
+# summary line) run one after another in the background from here, beside
+# the sections below, and are joined before section 7 (bg_join): on two
+# cores the two streams overlap.  Their counts and FAIL lines join ours
+# there, their times are marked "beside".
+#   tests/run_groups.sh  the tables of one clang/flang/opt/llc compile counted once
+#   tests/run_split.sh   a big file read by two threads, byte for byte as by one
+#   tests/run_mapped.sh  a file read through a mapping, byte for byte as by read()
+BG_SCRIPTS=(tests/run_groups.sh tests/run_split.sh tests/run_mapped.sh)
+(
+    for sc in "${BG_SCRIPTS[@]}"; do
+        NPUSCOPE=$NPUSCOPE bash "$sc" >"$TMP/bg-${sc##*/}.out" 2>"$TMP/bg-${sc##*/}.err" </dev/null
+        echo $? >"$TMP/bg-${sc##*/}.rc"
+    done
+) &
+BG_PID=$!
+bg_join() {
+    local sc
+    wait "$BG_PID"
+    for sc in "${BG_SCRIPTS[@]}"; do
+        tally "$sc (beside)" ns_replay "$TMP/bg-${sc##*/}"
+        ns_times_join "beside: " "$TMP/bg-${sc##*/}.out"
+    done
+}
 
 # ---------------------------------------------------------------- 1a. the checks checked
+group "1a. the self-test"
 # tests/selftest.sh feeds the checks of tests/lib.sh empty and wrong output
 # and wants each to fail (and right output, and wants it to pass); its
 # counts join ours.  Once: not again in the inner, sanitized run.
@@ -64,6 +122,7 @@ if [ -z "${NPUSCOPE_INNER:-}" ]; then
 fi
 
 # ---------------------------------------------------------------- 1b. layers
+group "1b. layers"
 # Every dependency points down the layers of src/LAYERS (tools/layers.sh,
 # on the sources and on the objects of this build).  Once, as 1a.
 if [ -z "${NPUSCOPE_INNER:-}" ]; then
@@ -72,6 +131,7 @@ if [ -z "${NPUSCOPE_INNER:-}" ]; then
 fi
 
 # ---------------------------------------------------------------- 1c. docs
+group "1c. docs"
 # Every option of every command's option table (npuscope CMD
 # --completion-helper) is in its --help and in the man page, and every exit
 # code of base/exit.h in the man page's EXIT STATUS (tests/check_docs.sh).
@@ -79,21 +139,28 @@ check "docs: every option table entry in --help and the man page, every exit cod
     bash tests/check_docs.sh "$NPUSCOPE"
 
 # ---------------------------------------------------------------- 2. exactness
+group "2. exactness"
 for f in "$FIX"/*.txt "$FIX"/*.log; do
     check "exact $(basename "$f")" exact "$f"
 done
 
 # ---------------------------------------------------------------- 3. exports
+group "3. exports"
 for f in "$FIX"/*.txt "$FIX"/*.log "$FIX"/*ftime-trace.json; do
     check "exports $(basename "$f")" exports "$f"
 done
 
 # Every JSON npuscope writes, from every fixture, through jansson's strict
-# parser (strict_json, tests/lib.sh).
+# parser (strict_json, tests/lib.sh).  tree's json, chrome and speedscope
+# and top's json are the files the exports check above wrote (lib.sh's
+# exports keeps them): each written once, checked twice.
 strict_fixture() {
-    local f=$1 fmt
-    for fmt in json chrome speedscope; do strict_json tree -q --format $fmt "$f" || return 1; done
-    strict_json top -q --format json "$f" &&
+    local f=$1 x o
+    o=$TMP/exp/$(basename "$f")
+    for x in json chrome speedscope top; do
+        [ -s "$o.$x" ] || { echo "no $x export of $f kept by the exports check"; return 1; }
+        "$JSONCHECK" "$o.$x" || { echo "$x of $f: not strict JSON"; return 1; }
+    done
     strict_json top -q --by stage --format json "$f" &&
     strict_json advise --format json "$f"
 }
@@ -114,6 +181,7 @@ strict_runs() {
 check "strict JSON (jansson) of table, fit, advise on run folders" strict_runs
 
 # ---------------------------------------------------------------- 4. golden
+group "4. golden cases"
 for c in tests/cases/*.args; do
     c=${c%.args}
     check "golden $(basename "$c") — $(head -n 1 "$c.desc" 2>/dev/null)" golden "$c"
@@ -121,6 +189,7 @@ done
 check "golden: every case has its .args, .out, .err, .rc and .desc" golden_layout tests/cases
 
 # ---------------------------------------------------------------- 5. end to end
+group "5. end to end"
 e2e_mlir() {
     # A real compile: 300 functions through a lowering pipeline, threaded.
     awk 'BEGIN { for (i = 0; i < 300; i++) {
@@ -162,6 +231,7 @@ present "e2e clang-22 -ftime-trace/-ftime-report" clang-22 &&
     check "e2e clang-22 -ftime-trace/-ftime-report" e2e_clang
 
 # ---------------------------------------------------------------- 6. bad input
+group "6. large input"
 # The corpus in tests/bad/cases: each input with its exit code and messages,
 # never a crash, a hang or unbounded memory (tests/bad/README.md).
 # shellcheck source=tests/run_bad.sh
@@ -172,19 +242,13 @@ present "e2e clang-22 -ftime-trace/-ftime-report" clang-22 &&
 # the vpux stage map against the compiler's own pass order (tests/stagemap)
 # shellcheck source=tests/run_stagemap.sh
 . tests/run_stagemap.sh
-# the tables of one clang/flang/opt/llc compile counted once (tests/run_groups.sh)
-# shellcheck source=tests/run_groups.sh
-. tests/run_groups.sh
 # per-pass memory: memory-usage-collector lines, tree/run.json/top/diff (tests/run_memory.sh)
 # shellcheck source=tests/run_memory.sh
 . tests/run_memory.sh
 # NPU facts, old and new forms, and NPU logs recognised without a flag
 # shellcheck source=tests/run_npu.sh
 . tests/run_npu.sh
-# shellcheck source=tests/run_split.sh
-. tests/run_split.sh # a big file read by two threads, byte for byte as by one
-# shellcheck source=tests/run_mapped.sh
-. tests/run_mapped.sh # a file read through a mapping, byte for byte as by read()
+# (run_groups.sh, run_split.sh, run_mapped.sh: beside, from section 1 on)
 
 # A large input crosses many read-buffer boundaries: the same reports must
 # come out as from the small file, byte for byte, from a file and a pipe.
@@ -201,6 +265,7 @@ large() {
 check "a large file and a pipe give the same reports as a small file" large
 
 # ---------------------------------------------------------------- 6a. NPU logs
+group "6a. NPU logs"
 npuw_dev_names() {
     # a developer build names each subgraph before compiling it
     { echo "[ NPUW:INFO ]     Compiling Subgraph[0]: Model0_kv1152_REP00C9__0..."
@@ -230,6 +295,7 @@ npuw_report() {
 check "report --npuw: the finding by sub-model kind" npuw_report
 
 # ---------------------------------------------------------------- 6b. record, sweep, table
+group "6b. record, sweep, table"
 # (real processes and compiles, timing-sensitive: the full tier only; the
 # report page's structure runs in both, its browser tests in the full one)
 if tier_full; then
@@ -237,13 +303,23 @@ if tier_full; then
     . tests/run_record.sh
     # shellcheck source=tests/run_outdir.sh
     . tests/run_outdir.sh
-    # shellcheck source=tests/run_live.sh
-    . tests/run_live.sh
+    # (the outer run's run_live.sh is in the load check, below)
+    if [ -n "${NPUSCOPE_INNER:-}" ]; then
+        # shellcheck source=tests/run_live.sh
+        . tests/run_live.sh
+    fi
 else
     skip "record, sweep and table with real processes and compiles (tests/run_record.sh, run_outdir.sh, run_live.sh; make check)"
 fi
+# the outer full run runs the browser tests and run_live.sh in the load check
+if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then NS_LOAD=1; fi
 # shellcheck source=tests/run_browser.sh
 . tests/run_browser.sh
+if [ -n "${NS_LOAD:-}" ]; then
+    # the timing-sensitive checks three times beside two busy loops per CPU
+    # shellcheck source=tests/run_load.sh
+    . tests/run_load.sh
+fi
 if tier_full; then
     # shellcheck source=tests/run_analysis.sh
     . tests/run_analysis.sh
@@ -258,37 +334,65 @@ else
     skip "fit and diff on real compiles, configurations and widths, Slurm, pandas (tests/run_analysis.sh, run_configs.sh, run_slurm.sh, run_pandas.sh; make check)"
 fi
 
+# the groups run beside, joined
+group "joining the groups run beside"
+bg_join
+
 # ---------------------------------------------------------------- 7. other builds
+group "7. other builds"
 if [ -z "${NPUSCOPE_INNER:-}" ] && ! tier_full; then
     skip "other builds: clang, clang-22, no SSE2, ASan+UBSan, the whole suite sanitized (make check)"
 elif [ -z "${NPUSCOPE_INNER:-}" ]; then
     # Debian's default clang (14 on bookworm) and clang-22: newer compilers
     # warn about more (clang-22 found an unused counter clang 14 did not)
-    clang_build() { make -s BUILD="build-$1" CC="$1" "build-$1/npuscope" units >/dev/null; }
+    clang_build() { make -s "$NS_J" BUILD="build-$1" CC="$1" "build-$1/npuscope" units >/dev/null; }
+    group "7. clang and clang-22 builds"
     check "build with clang -Wall -Wextra -Werror" clang_build clang
     check "build with clang-22 -Wall -Wextra -Werror" clang_build clang-22
     nosse() {
-        make -s BUILD=build-nosse CFLAGS=-U__SSE2__ build-nosse/unit >/dev/null || return 1
+        make -s "$NS_J" BUILD=build-nosse CFLAGS=-U__SSE2__ build-nosse/unit >/dev/null || return 1
         prog_run build-nosse/unit ./build-nosse/unit || { echo "$prog_why"; return 1; }
         [ "$prog_fail" -eq 0 ]
     }
+    group "7. no SSE2"
     check "portable build (no SSE2 fast path, -Werror): unit tests" nosse
+    # gcc's ASan+UBSan build (build-asan, also the report's, tests/
+    # run_browser.sh): the unit tests, and each input in each format that the
+    # inner run below does not reach.  The inner run already gives every
+    # fixture (.txt, .log, the -ftime-trace JSON) through tree original,
+    # json, csv, chrome, speedscope and folded, top --format json, advise,
+    # and every bad input through its own arguments and json, chrome and
+    # speedscope (sections 2, 3 and 6) -- sanitized, and with clang-22's
+    # code.  Left for here: the text and top of every fixture, every format
+    # of the other JSON fixtures (NPU schedule traces, strategies), and the
+    # text, csv, folded, original and top of every bad input (every format
+    # of one whose own run is a usage error, so the inner run's formats
+    # never ran on it).
+    asan_formats() { # asan_formats FILE: the formats of FILE left for here
+        local n
+        case $1 in
+        */*ftime-trace.json | "$FIX"/*.txt | "$FIX"/*.log) echo text top ;;
+        "$FIX"/*) echo text json csv folded chrome speedscope original top ;;
+        *)
+            n=$(basename "$1" .in)
+            # reports-100000: json only, the inner run's (each format takes
+            # 5-15 s under ASan); deep-100000: csv's full path per row and
+            # the compiler's own indentation (original) are quadratic in
+            # depth by their formats (gigabytes)
+            case $n in reports-100000) return ;; deep-100000) echo text folded top; return ;; esac
+            if [ "$(cat "$BAD/$n.rc" 2>/dev/null || echo 0)" -le 1 ]; then echo text csv folded original top
+            else echo text json csv folded chrome speedscope original top; fi ;;
+        esac
+    }
     asan() {
-        make -s BUILD=build-asan SANITIZE=1 build-asan/npuscope units >/dev/null || return 1
+        make -s "$NS_J" BUILD=build-asan SANITIZE=1 build-asan/npuscope units >/dev/null || return 1
         units_pass build-asan || return 1
-        # Every fixture and every input of the bad-input corpus (section 6),
-        # in every format and through top.  A sanitizer report exits 1, as
-        # "no timing report found" does, so look for the report itself.
-        # reports-100000 runs as json only: each format takes 5-15 s under
-        # ASan, every one of them together over a minute.
+        # A sanitizer report exits 1, as "no timing report found" does, so
+        # look for the report itself.
         local f fmt rc
+        [ -d "$BADGEN" ] || sh tests/bad/gen.sh "$BADGEN" || return 1
         for f in "$FIX"/*.txt "$FIX"/*.log "$FIX"/*.json "$BAD"/*.in "$BADGEN"/*.in; do
-            for fmt in text json csv folded chrome speedscope original top; do
-                case $f:$fmt in *reports-100000.in:json) ;; *reports-100000.in:*) continue ;; esac
-                # a tree 100,000 levels deep: csv's full path per row and the
-                # compiler's own indentation (original) are quadratic in depth
-                # by their formats (gigabytes), so those two are left out here
-                case $f:$fmt in *deep-100000.in:csv | *deep-100000.in:original) continue ;; esac
+            for fmt in $(asan_formats "$f"); do
                 if [ $fmt = top ]; then timeout 120 ./build-asan/npuscope top -q --all -n 0 "$f"
                 else timeout 120 ./build-asan/npuscope tree -q --format $fmt "$f"; fi >/dev/null 2>"$TMP/asan.err"
                 rc=$?
@@ -298,40 +402,46 @@ elif [ -z "${NPUSCOPE_INNER:-}" ]; then
             done
         done
     }
-    check "ASan+UBSan (-Werror): unit tests, every fixture and bad input in every format" asan
-    # The whole suite once more (sections 2-6: exactness, exports, golden
-    # cases, real compiles, bad input, record/sweep faults, analyses)
-    # against an ASan+UBSan build made by clang-22: every test above runs
-    # sanitized, and with the other compiler's code.  A sanitizer report
-    # exits 86 or 87, which no test expects; UBSan aborts (-fno-sanitize-
-    # recover), which every test sees as a crash.
-    whole_suite_sanitized() {
-        local cc=clang-22 bin
-        command -v clang-22 >/dev/null 2>&1 || cc=clang
-        bin=build-asan-$cc/npuscope
-        make -s BUILD="build-asan-$cc" CC="$cc" SANITIZE=1 "$bin" >/dev/null || return 1
-        # its summary line must say that checks ran and none failed
-        prog_run "the inner suite" env ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=halt_on_error=1:exitcode=87 \
-            NPUSCOPE="$bin" NPUSCOPE_INNER=1 bash tests/run.sh || { echo "$prog_why"; return 1; }
-        tail -n 1 "$TMP/prog.out"
-        [ "$prog_fail" -eq 0 ]
-    }
-    check "the whole suite against a clang-22 ASan+UBSan build" whole_suite_sanitized
+    group "7. ASan+UBSan (gcc): unit tests, what the inner run does not reach"
+    check "ASan+UBSan (-Werror): unit tests, and each fixture and bad input in the formats the sanitized suite does not run" asan
     # The threads of one file's scan (parse/split.c, model/report.c's shared
-    # pool) under ThreadSanitizer: the split suite against a TSan build.  A
-    # race report exits 88 (the one-thread run cannot race, so the exit
-    # codes and the standard errors of the pair differ) and halts the run.
+    # pool) under ThreadSanitizer: the split suite's threaded cases against
+    # a TSan build, each against the one-thread output of the plain build
+    # (SPLIT_REF: one thread cannot race), without the cases that are read
+    # by one thread anyway (SPLIT_THREADED_ONLY).  A race report exits 88
+    # (the exit codes and the standard errors of the pair differ) and halts
+    # the run.
     tsan_split() {
         local cc=clang-22 bin
         command -v clang-22 >/dev/null 2>&1 || cc=clang
         bin=build-tsan-$cc/npuscope
-        make -s BUILD="build-tsan-$cc" CC="$cc" SANITIZE=thread "$bin" >/dev/null || return 1
+        make -s "$NS_J" BUILD="build-tsan-$cc" CC="$cc" SANITIZE=thread "$bin" >/dev/null || return 1
         prog_run "the split suite under TSan" env TSAN_OPTIONS="halt_on_error=1 exitcode=88" \
-            NPUSCOPE="$bin" NPUSCOPE_INNER=1 bash tests/run_split.sh || { echo "$prog_why"; return 1; }
+            NPUSCOPE="$bin" SPLIT_REF="$NPUSCOPE" SPLIT_THREADED_ONLY=1 NPUSCOPE_INNER=1 \
+            bash tests/run_split.sh || { echo "$prog_why"; return 1; }
         tail -n 1 "$TMP/prog.out"
         [ "$prog_fail" -eq 0 ]
     }
+    group "7. TSan: the threaded scan"
     check "the threaded scan against a clang-22 ThreadSanitizer build (tests/run_split.sh)" tsan_split
+    # The whole suite once more (sections 2-6: exactness, exports, golden
+    # cases, real compiles, bad input, record/sweep faults, analyses)
+    # against an ASan+UBSan build made by clang-22, begun in the background
+    # at the top: every test above runs sanitized, and with the other
+    # compiler's code.  A sanitizer report exits 86 or 87, which no test
+    # expects; UBSan aborts (-fno-sanitize-recover), which every test sees
+    # as a crash.  Its summary line must say that checks ran and none
+    # failed; its groups' times join ours, marked "beside".
+    group "7. waiting for the sanitized suite"
+    wait "$INNER_PID"
+    whole_suite_sanitized() {
+        prog_run "the inner suite" sh -c 'cat "$1"; cat "$2" >&2; exit "$(cat "$3")"' sh \
+            "$INNER_DIR/out" "$INNER_DIR/err" "$INNER_DIR/rc" || { echo "$prog_why"; cat "$TMP/prog.why"; return 1; }
+        tail -n 1 "$TMP/prog.out"
+        [ "$prog_fail" -eq 0 ]
+    }
+    check "the whole suite against a clang-22 ASan+UBSan build (run beside this one)" whole_suite_sanitized
+    ns_times_join "sanitized, beside: " "$INNER_DIR/out"
 fi
 
 # The suite leaves the machine as it found it.  Run as root, anything that

@@ -11,7 +11,9 @@
 #      has its exit code; the same pages under ASan+UBSan
 #   2. the browser: tests/browser/*.test.mjs under node's test runner, with
 #      Debian's chromium driven by playwright-core (installed with `npm ci`
-#      into tests/browser/node_modules when missing); each test counts here.
+#      into tests/browser/node_modules when missing); each test counts here,
+#      or, with NS_LOAD set (tests/run.sh's full tier), in the load check
+#      (tests/run_load.sh: three times beside busy loops) instead.
 #      Skipped, with a line that says so, when chromium cannot be
 #      installed, and in the fast tier (make test: TIER=fast).
 
@@ -203,9 +205,12 @@ elif [ -z "${NPUSCOPE_INNER:-}" ]; then
                 { cat "$RB/npm.log"; return 1; }
         }
         check "browser: npm ci (playwright-core, speedscope) into tests/browser/node_modules" rb_npm
-        if [ -f tests/browser/node_modules/playwright-core/package.json ]; then
-            # each top-level TAP result counts (tap_tally, tests/lib.sh); the
-            # runner's exit code and plan say whether it ran to the end
+        # each top-level TAP result counts (tap_tally, tests/lib.sh); the
+        # runner's exit code and plan say whether it ran to the end.  They
+        # run in tests/run_load.sh, three times under CPU load, which
+        # run.sh sources next (RB_READY says they can)
+        if [ -f tests/browser/node_modules/playwright-core/package.json ]; then RB_READY=1; fi
+        if [ -z "${NS_LOAD:-}" ] && [ -n "${RB_READY:-}" ]; then
             NPUSCOPE=$(cd "$(dirname "$NPUSCOPE")" && pwd)/$(basename "$NPUSCOPE") NS_OUT="$RB" \
                 tap_tally browser 900 sh tests/browser/run.sh
         fi

@@ -219,12 +219,8 @@ echo done-\$\$-cf
 sleep 30
 EOT
     tmux -S "$sock" new-session -d -x 60 -y 40 "bash $CF/tmux.sh" || return 1
-    local i
-    for i in $(seq 150); do
-        tmux -S "$sock" capture-pane -p -S - >"$CF/pane" 2>/dev/null
-        grep -q "^done-[0-9]*-cf" "$CF/pane" && break
-        sleep 0.2
-    done
+    cf_done() { tmux -S "$sock" capture-pane -p -S - >"$CF/pane" 2>/dev/null; grep -q "^done-[0-9]*-cf" "$CF/pane"; }
+    wait_for 300 cf_done
     tmux -S "$sock" capture-pane -p -J -S - >"$CF/joined" 2>/dev/null # wrapped lines joined
     tmux -S "$sock" kill-server 2>/dev/null
     grep -q "^done-[0-9]*-cf" "$CF/pane" || { echo "did not finish"; cat "$CF/pane"; return 1; }

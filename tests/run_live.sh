@@ -68,12 +68,26 @@ lv_watch() {
 }
 check "watch: follows a log being written, shows the pass, ends with its writer, its tree = tree's" lv_watch
 
+# lv_at_end PID FILE: process PID holds FILE open at its end, asleep
+lv_at_end() {
+    local fd size
+    size=$(stat -c %s "$2") || return 1
+    [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = S ] || return 1
+    for fd in /proc/"$1"/fd/*; do
+        [ "$(readlink "$fd")" = "$(readlink -f "$2")" ] || continue
+        [ "$(awk '/^pos:/ { print $2 }' "/proc/$1/fdinfo/${fd##*/}")" = "$size" ] && return 0
+    done
+    return 1
+}
 lv_follow() {
     "$FAKE" >"$LV/f.log" 2>/dev/null </dev/null &
     wait $!
     "$NPUSCOPE" watch --follow "$LV/f.log" >"$LV/f.tree" 2>/dev/null &
     local p=$!
-    sleep 1.2
+    # it has read the whole log (its descriptor's offset is the size) and
+    # sleeps, waiting for more: a watch that ends at the end of the file
+    # would have gone instead
+    wait_for 60 lv_at_end $p "$LV/f.log" || { echo "--follow did not wait at the end of the log"; kill $p 2>/dev/null; return 1; }
     kill -0 $p 2>/dev/null || { echo "--follow did not wait"; return 1; }
     kill -INT $p
     wait $p || return 1
@@ -101,12 +115,8 @@ lv_tmux() {
     local sock=$LV/tmux.sock cmd
     cmd="$LVNS record -o $LV/mrec -- mlir-opt-22 --mlir-timing --pass-pipeline='builtin.module(func.func(canonicalize,cse),convert-to-llvm)' $LV/m.mlir -o /dev/null; $LVNS watch $LV/mrec/*/stderr.log > $LV/m.tree; echo done-$$; sleep 30"
     tmux -S "$sock" new-session -d -x 60 -y 30 "$cmd" || return 1
-    local i
-    for i in $(seq 100); do
-        tmux -S "$sock" capture-pane -p >"$LV/pane" 2>/dev/null
-        grep -q "done-$$" "$LV/pane" && break
-        sleep 0.2
-    done
+    lv_done() { tmux -S "$sock" capture-pane -p >"$LV/pane" 2>/dev/null; grep -q "done-$$" "$LV/pane"; }
+    wait_for 300 lv_done
     tmux -S "$sock" capture-pane -p -J >"$LV/joined" 2>/dev/null # wrapped lines joined
     tmux -S "$sock" kill-server 2>/dev/null
     grep -q "done-$$" "$LV/pane" || { echo "did not finish"; cat "$LV/pane"; return 1; }

@@ -16,7 +16,8 @@ od_lock() {
     local out=$OD/race
     "$NPUSCOPE" sweep -q -o "$out" -n 2 -L i=1,2,3 -- sleep 0.2 &
     local p1=$!
-    sleep 0.3 # the first has taken the folder and is in its first run
+    # the first has taken the folder (its lock is there) and runs
+    wait_for 60 test -e "$out/.npuscope.lock" || { echo "the first sweep took no lock"; return 1; }
     "$NPUSCOPE" sweep -q -o "$out" -n 2 -L i=1,2,3 -- sleep 0.2 2>"$OD/race.err"
     local rc2=$?
     wait $p1 || { echo "the first sweep failed"; return 1; }
@@ -39,15 +40,16 @@ od_kill9() {
     chmod +x "$cmd"
     "$NPUSCOPE" record -q -o "$out" -- "$cmd" &
     local p=$! i pg=
-    for i in $(seq 50); do [ -s "$cmd.pg" ] && break; sleep 0.1; done
+    wait_for 60 test -s "$cmd.pg"
     pg=$(cat "$cmd.pg" 2>/dev/null)
     [ -n "$pg" ] && [ "$pg" != "$(ps -o pgid= -p $$ | tr -d ' ')" ] || { echo "no group of its own: '$pg'"; return 1; }
-    for i in $(seq 50); do [ "$(pgrep -g "$pg" | wc -l)" -ge 2 ] && break; sleep 0.1; done
-    [ "$(pgrep -g "$pg" | wc -l)" -ge 2 ] || { echo "the compile did not start"; return 1; }
+    od_two() { [ "$(pgrep -g "$pg" | wc -l)" -ge 2 ]; }
+    wait_for 60 od_two || { echo "the compile did not start"; return 1; }
     kill -9 "$p"
     wait "$p" 2>/dev/null
-    for i in $(seq 50); do pgrep -g "$pg" >/dev/null || break; sleep 0.1; done
-    if pgrep -g "$pg" >/dev/null; then
+    od_none() { ! pgrep -g "$pg" >/dev/null; }
+    # (the compile sleeps 30 s: gone within 20 s is killed, not ended)
+    if ! wait_for 20 od_none; then
         echo "left running in group $pg:"; ps -o pid,pgid,cmd -g "$pg"; pkill -9 -g "$pg"; return 1
     fi
     [ -n "$(find "$out" -mindepth 1 -maxdepth 1 -name '.tmp-*')" ] || { echo "no .tmp-* to clean"; return 1; }
@@ -60,11 +62,12 @@ check "record: kill -9 leaves no process of the compile's group; the next run cl
 # what the command leaves running in its group ends with npuscope
 od_strays() {
     local mark=npuscope-stray-$$-$RANDOM
-    printf '#!/bin/sh\nsleep 7\n' >"$OD/$mark"
+    printf '#!/bin/sh\nsleep 300\n' >"$OD/$mark"
     chmod +x "$OD/$mark"
     "$NPUSCOPE" record -q -o "$OD/strays" -- sh -c "\"$OD/$mark\" >/dev/null 2>&1 & true" || return 1
-    sleep 0.2
-    ! pgrep -f "$mark" >/dev/null || { pkill -f "$mark"; echo "a stray outlived npuscope"; return 1; }
+    # killed with npuscope's end: gone well before its 300 s are up
+    od_gone() { ! pgrep -f "$mark" >/dev/null; }
+    wait_for 20 od_gone || { pkill -f "$mark"; echo "a stray outlived npuscope"; return 1; }
 }
 check "record: a background process the command started does not outlive npuscope" od_strays
 

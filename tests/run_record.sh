@@ -129,18 +129,18 @@ check "a 1 GB writer: every byte kept (checksum)" gigabyte
 # exit 130; the same sweep again resumes without redoing or duplicating
 interrupt() {
     local out=$R/sw-int rc
-    local cmd=(sh -c 'trap "echo got-INT >>\"$NPUSCOPE_RUN_DIR/../int-{d}.log\"; exit 1" INT; sleep {d}; sleep {d}')
+    local cmd=(sh -c 'trap "echo got-INT >>\"$NPUSCOPE_RUN_DIR/../int-{d}.log\"; exit 1" INT; : >"$NPUSCOPE_RUN_DIR/trap-set"; sleep {d}; sleep {d}')
     "$NPUSCOPE" sweep -q -o "$out" -n 2 -L d=0.3,0.4 -- "${cmd[@]}" &
     local pid=$! _
     # interrupt once a run is complete (so that "resume redoes nothing" has
-    # something not to redo) and the next is under way (0.2 s in, its trap
-    # set; each run takes 0.6 s or more): poll, do not guess
-    for _ in $(seq 1 100); do
+    # something not to redo) and the next is under way with its trap set
+    # (it says so in its run folder; each run takes 0.6 s or more): poll,
+    # do not guess
+    int_ready() {
         [ -n "$(find "$out" -mindepth 1 -maxdepth 1 -name 'd-*' 2>/dev/null)" ] &&
-            [ -n "$(find "$out" -mindepth 1 -maxdepth 1 -name '.tmp*' 2>/dev/null)" ] && break
-        sleep 0.1
-    done
-    sleep 0.2
+            [ -n "$(find "$out" -mindepth 2 -maxdepth 2 -path "$out/.tmp*/trap-set" 2>/dev/null)" ]
+    }
+    wait_for 60 int_ready || { echo "no run complete and the next under way"; ls -a "$out"; kill $pid; return 1; }
     kill -INT $pid
     wait $pid; rc=$?
     [ "$rc" -eq 130 ] || { echo "exit $rc"; return 1; }
@@ -158,9 +158,11 @@ check "SIGINT mid-sweep: forwarded, exit 130, resume redoes nothing" interrupt
 # SIGTERM to npuscope: the same as SIGINT (a batch system's way to stop)
 sigterm() {
     local out=$R/term
-    "$NPUSCOPE" record -q -o "$out" -- sleep 5 &
+    "$NPUSCOPE" record -q -o "$out" -- sh -c ': >"$NPUSCOPE_RUN_DIR/started"; exec sleep 30' &
     local pid=$! rc
-    sleep 0.5
+    # the compile has started (it says so in its run folder)
+    term_ready() { [ -n "$(find "$out" -mindepth 2 -maxdepth 2 -path "$out/.tmp*/started" 2>/dev/null)" ]; }
+    wait_for 60 term_ready || { echo "the compile did not start"; kill $pid; return 1; }
     kill -TERM $pid
     wait $pid; rc=$?
     [ "$rc" -eq 130 ] || { echo "exit $rc"; return 1; }

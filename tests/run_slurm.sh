@@ -86,7 +86,7 @@ sl_up() {
         --pid-file="$SL_RUN/munged.pid" --log-file="$SL/log/munged.log" \
         --seed-file="$SL/munge/munged.seed" >"$SL/log/munged.out" 2>&1 &
     SL_PIDS+=($!)
-    for i in $(seq 50); do [ -S "$SL_RUN/munge.sock" ] && break; sleep 0.1; done
+    wait_for 60 test -S "$SL_RUN/munge.sock"
     [ -S "$SL_RUN/munge.sock" ] || { echo "munged did not start:"; cat "$SL/log/munged.out"; return 1; }
 
     node=$(hostname -s) cpus=$(nproc)
@@ -133,10 +133,8 @@ EOF
     SL_PIDS+=($!)
     sl_cmd slurmd -D -f "$sl_conf" -N "$node" >"$SL/log/slurmd.out" 2>&1 &
     SL_PIDS+=($!)
-    for i in $(seq 300); do
-        [ "$(sl_cmd sinfo -h -N -o %T 2>/dev/null)" = idle ] && break
-        sleep 0.1
-    done
+    sl_idle() { [ "$(sl_cmd sinfo -h -N -o %T 2>/dev/null)" = idle ]; }
+    wait_for 120 sl_idle
     [ "$(sl_cmd sinfo -h -N -o %T 2>/dev/null)" = idle ] ||
         { echo "the node is not idle:"; sl_cmd sinfo -N 2>&1; tail -n 20 "$SL"/log/slurm*.log "$SL"/log/*.out; return 1; }
     # both daemons listen, on 127.0.0.1 only (0100007F), nothing on IPv6

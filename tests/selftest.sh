@@ -128,7 +128,7 @@ st_tap() { # st_tap SECONDS EXIT LINE...: a runner that prints LINEs, then exits
     else tap_tally tap "$secs" sh -c 'cat "$1"; exit "$2"' sh "$ST/tap.in" "$rc"; fi
 }
 must_fail "tap_tally: the runner killed by its timeout after two ok (passed before)" \
-    st_tap 1 sleep 'TAP version 13' 'ok 1 - a' 'ok 2 - b'
+    st_tap 2 sleep 'TAP version 13' 'ok 1 - a' 'ok 2 - b'
 counted "tap_tally: the two that finished still pass" 2 0
 must_fail "tap_tally: the runner exits 1 after two ok" st_tap 10 1 'ok 1 - a' 'ok 2 - b'
 must_fail "tap_tally: a plan of 3 and 2 results" st_tap 10 0 'ok 1 - a' 'ok 2 - b' '1..3'

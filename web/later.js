@@ -115,7 +115,15 @@
     if (!id || document.getElementById(id) || !queue.length) return;
     buildAll();
     var el = document.getElementById(id);
-    if (el) el.scrollIntoView();
+    if (!el) return;
+    // The figures above it laid out for real first: one left to
+    // content-visibility keeps a placeholder height until the browser
+    // decides to draw it, and drawn (or dropped) after the scroll it moved
+    // the target out of view (by 457 px, now and then).
+    var figs = document.querySelectorAll('figure');
+    for (var i = 0; i < figs.length && figs[i] !== el; i++)
+      if (figs[i].compareDocumentPosition(el) & 4) figs[i].style.contentVisibility = 'visible';
+    el.scrollIntoView();
   }
 
   /* ====== Printing: everything, unfolded ====== */

@@ -25,6 +25,11 @@ export const out = process.env.NS_OUT || fs.mkdtempSync(path.join(os.tmpdir(), '
 if (!process.env.NS_OUT) process.on('exit', () => fs.rmSync(out, { recursive: true, force: true }));
 fs.mkdirSync(shots, { recursive: true });
 
+// How long any wait for a condition may take before the test fails: a
+// deadline for a hang, never a measure -- generous, since a loaded machine
+// (make check's load check: two busy loops per CPU) is many times slower.
+export const DEADLINE_MS = 120000;
+
 export const chromiumArgs = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
@@ -41,6 +46,8 @@ export async function launch() {
     args: chromiumArgs,
     viewport: { width: 1280, height: 900 },
   });
+  // every wait of Playwright's (waitForSelector, waitForFunction, click...)
+  context.setDefaultTimeout(DEADLINE_MS);
   return {
     context,
     async close() {
@@ -99,4 +106,29 @@ export async function screenshot(page, name) {
 
 export function sh(cmd, args, opts = {}) {
   return execFileSync(cmd, args, { cwd: root, encoding: 'utf8', ...opts });
+}
+
+// until(page, fn, arg, what): poll fn(arg) in the page until it returns a
+// truthy value, and return that; fail, showing the last value, when
+// DEADLINE_MS passes first.  The polling is node's own timer, so it also
+// works in a page whose clock is held (page.clock: its timers and
+// animation frames wait) -- a test waits for what it checks, never for a
+// fixed time or the first frame.
+export async function until(page, fn, arg, what = 'the condition') {
+  const end = Date.now() + DEADLINE_MS;
+  let last;
+  for (;;) {
+    last = await page.evaluate(fn, arg);
+    if (last && (typeof last !== 'object' || last.ok !== false)) return last;
+    if (Date.now() > end) throw new Error(`${what}: not within ${DEADLINE_MS} ms (last ${JSON.stringify(last)})`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+// idle(page): the page's pending work done: two animation frames, then an
+// idle callback (the page's own requestIdleCallback work queued before it
+// runs first).  Not for a page whose clock is held.
+export function idle(page) {
+  return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() =>
+    (window.requestIdleCallback ? requestIdleCallback(() => r(), { timeout: 10000 }) : setTimeout(r, 0))))));
 }

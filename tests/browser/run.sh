@@ -11,4 +11,6 @@
 # Screenshots land in tests/browser/screenshots/ (not committed).
 set -eu
 cd "$(dirname "$0")"
-exec node --test --test-reporter=tap --test-concurrency=1 ./*.test.mjs
+# NS_TESTS: the test files to run (default every one)
+# shellcheck disable=SC2086
+exec node --test --test-reporter=tap --test-concurrency=1 ${NS_TESTS:-./*.test.mjs}

@@ -12,7 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, open, out, report, screenshot } from './lib.mjs';
+import { idle, launch, open, out, report, screenshot } from './lib.mjs';
 import { hostileLog, hostileNames } from './gen.mjs';
 
 let browser, file;
@@ -29,7 +29,7 @@ test('hostile pass names render as plain text and execute nothing', async () => 
   const { page, seen, url } = await open(browser, file);
   await page.click('#expand-all');
   await page.hover('#heaviest-passes rect.bar'); // a tooltip's <title>, too
-  await page.waitForTimeout(200);
+  await idle(page); // whatever the hover and the expansion set going has run
   const dom = await page.evaluate(() => ({
     scripts: document.querySelectorAll('script').length,
     imgs: document.querySelectorAll('img').length,

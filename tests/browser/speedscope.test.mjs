@@ -32,7 +32,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fixtures, launch, run, screenshot } from './lib.mjs';
+import { DEADLINE_MS, fixtures, launch, run, screenshot } from './lib.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, 'node_modules', 'speedscope', 'dist', 'release');
@@ -229,7 +229,8 @@ async function sandwichRows(page) {
     });
     for (const r of seen.got) rows.set(r.name, r);
     if (!seen.more) break;
-    await page.waitForTimeout(50);
+    // the list drawn again for its new scroll position: a frame rendered
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   }
   return [...rows.values()];
 }
@@ -291,12 +292,15 @@ async function check(t, label, file, format, want, { scale, norm, tol }) {
       await page.keyboard.press('n');
       await page.waitForFunction((k) => document.body.textContent.includes(`(${k}/`), i + 1);
     }
-    // the table of the new profile: its rows name its frames
+    // the table of the new profile: its rows name its frames, every one
+    // of them (a list read while it was still drawn lacks some), or the
+    // deadline passes and the comparison below says what differs
     let rows = [];
-    for (let tries = 0; tries < 100; tries++) {
+    for (const end = Date.now() + DEADLINE_MS; Date.now() < end;) {
       rows = await sandwichRows(page);
-      if (rows.length && rows.every((r) => want[i].frames.has(norm(r.name)))) break;
-      await page.waitForTimeout(50);
+      const got = new Set(rows.map((r) => norm(r.name)));
+      if (rows.every((r) => want[i].frames.has(norm(r.name))) && got.size === want[i].frames.size) break;
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     }
     if (want[i].stretch) stretch(t, rows.map((r) => r.name), want[i]);
     const w = want[i].frames;
