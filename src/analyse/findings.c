@@ -32,6 +32,10 @@ void ns_findings_init(ns_findings *f, ns_stage_sel *sel) {
 
 /* Add a report to the summary's sums. */
 static void ns__top_add(ns_findings *f, const ns_report *r) {
+    if (r->tracks && !(r->root->child && r->root->child->next && r->root->child->next->beside))
+        f->side_by_side = 1;
+    f->listed |= r->list_mode;
+    f->cut |= !r->complete;
     const ns_stage_map *m = ns_stage_sel_pick(f->sel, r);
     long n;
     ns_stage_of *of = m ? ns_stage_assign_new(m, r, &n) : NULL;
@@ -59,6 +63,8 @@ static void ns__passes(ns_findings *f, ns_report *const *reps, int n, ns_finding
         for (const ns_node *nd = reps[k]->root->child; nd;
              nd = ns_node_next((ns_node *)nd, reps[k]->root)) {
             if (nd->kind != NS_KIND_PASS || nd->child || nd->split == NS_SPLIT_PASSES) continue;
+            /* a trace's side track, list display's hidden root (stages.h) */
+            if (!ns_stage_counted(reps[k], nd)) continue;
             int added;
             size_t id = ns_strmap_intern(&f->passes, nd->name, &added);
             if (id >= nslot) {
@@ -354,10 +360,21 @@ void ns_findings_finish(ns_findings *f, const ns_runset *rs) {
     for (size_t k = 0; k < t->stages.count; k++)
         if (t->srows[k].self > 0 && (f->dominant < 0 || t->srows[k].self > t->srows[f->dominant].self))
             f->dominant = (int)k;
+    /* the summary's shares, Rest included, add up to 1 -- or say why not */
+    double sum = t->rest.self;
+    for (size_t k = 0; k < t->stages.count; k++) sum += t->srows[k].self;
+    if (t->stages.count && t->total_wall > 0 && fabs(sum / t->total_wall - 1) > 0.01)
+        f->why = f->side_by_side ? "the trace's threads ran side by side: their stage times "
+                                   "overlap, so the shares add up to more than 1"
+                 : f->listed     ? "MLIR's list display prints each pipeline's passes again "
+                                   "beside their pipeline, so rows overlap"
+                 : f->cut        ? "a report was cut short (no Total read): its rows do not "
+                                   "add up to a total"
+                                 : "the printed rows do not add up to the reports' totals";
     size_t *order = ns_top_order_new(t);
     for (size_t k = 0; order && k < t->names.count; k++) {
         const ns_top_row *row = &t->rows[order[k]];
-        if (row->within != NS_TOP_MAIN || row->kind != NS_KIND_PASS) continue;
+        if (row->kind != NS_KIND_PASS) continue;
         f->heaviest = (int)order[k];
         break;
     }

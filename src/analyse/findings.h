@@ -37,6 +37,7 @@
 #include "base/strmap.h"
 
 #define NS_FINDINGS_MAX_STAGES 32
+#define NS_FINDINGS_HEADERS 10 /* costliest headers named */
 
 /* A cache verdict (docs/formats.md, "Cache verdict"). */
 typedef enum {
@@ -110,6 +111,12 @@ typedef struct {
     int cap;                  /* allocated per-run entries */
     ns_study_keep keep;       /* the study summaries' names */
     char *tradeoffs;          /* the decode trade-off lines, "" none (owned) */
+    int side_by_side;         /* a report's tracks ran side by side (a trace of
+                               * several threads, not clang's) */
+    int listed;               /* a report in MLIR's list display */
+    int cut;                  /* a report cut short (no Total read) */
+    const char *why;          /* why the summary's shares do not add up to 1
+                               * within 1 %, or NULL when they do (static) */
 } ns_findings;
 
 void ns_findings_init(ns_findings *f, ns_stage_sel *sel);

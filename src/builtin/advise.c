@@ -49,7 +49,7 @@ static int ns__from_log(ns_findings *fd, const char *path, const ns_read_opts *r
     ns__logf f = {NULL, 0, want, 0};
     char *in[1] = {(char *)path};
     long found = ns_cli_scan(in, 1, ro, ns__sink, &f);
-    if (found > 0 && f.n > 0) ns_findings_add_log(fd, path, f.r, f.n);
+    if (found > 0 && f.n > 0) ns_findings_add_log(fd, f.r[0]->file ? f.r[0]->file : path, f.r, f.n);
     else if (found > 0)
         ns_error("%s: --report %ld: the input has only %ld report%s", path, want, found,
                  found == 1 ? "" : "s");

@@ -13,6 +13,7 @@
 #include "render/grid.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ====== The study ====== */
@@ -182,7 +183,9 @@ static void ns__summary_json(ns_buf *b, const ns_findings *f) {
     } else if (b->len && b->data[b->len - 1] == ',') {
         b->len--;
     }
-    ns_buf_puts(b, "},\"dominant_stage\":");
+    ns_buf_puts(b, "},\"why\":");
+    ns__str_or_null(b, f->why);
+    ns_buf_puts(b, ",\"dominant_stage\":");
     ns__str_or_null(b, f->dominant >= 0 ? t->stages.keys[f->dominant] : NULL);
     ns_buf_puts(b, ",\"heaviest_pass\":");
     if (f->heaviest >= 0) {
@@ -197,7 +200,18 @@ static void ns__summary_json(ns_buf *b, const ns_findings *f) {
     } else {
         ns_buf_puts(b, "null");
     }
-    ns_buf_puts(b, "},\n");
+    /* the costliest headers of clang traces (analyse/top.h), ten at most */
+    size_t *o = ns_top_headers_order_new(t);
+    ns_buf_puts(b, ",\"headers\":[");
+    for (size_t k = 0; o && k < t->headers.count && k < NS_FINDINGS_HEADERS; k++) {
+        ns_buf_puts(b, k ? ",{\"file\":" : "{\"file\":");
+        ns_json_str(b, t->headers.keys[o[k]]);
+        ns_buf_puts(b, ",\"wall_s\":");
+        ns_put_json_double(b, t->header_s[o[k]], 6);
+        ns_buf_printf(b, ",\"count\":%ld}", t->header_n[o[k]]);
+    }
+    free(o);
+    ns_buf_puts(b, "]},\n");
 }
 
 /* ====== Cases ====== */
@@ -299,4 +313,14 @@ void ns_findings_text(ns_buf *b, const ns_findings *f, int per_config) {
         ns_buf_putc(b, '\n');
     }
     if (f->tradeoffs) ns_buf_puts(b, f->tradeoffs);
+    const ns_top *t = &f->top;
+    size_t *o = ns_top_headers_order_new(t);
+    if (o) {
+        ns_buf_puts(b, "costliest headers (clang Source spans summed by file, each with what it "
+                       "includes; inside Frontend, not added to the stages):\n");
+        for (size_t k = 0; k < t->headers.count && k < NS_FINDINGS_HEADERS; k++)
+            ns_buf_printf(b, "  %.4f s  %ldx  %s\n", t->header_s[o[k]], t->header_n[o[k]],
+                          t->headers.keys[o[k]]);
+    }
+    free(o);
 }
