@@ -96,6 +96,11 @@ cs_mlir() {
     jqt '.cases | length == 1 and (.[0].cache.verdict == "miss") and .[0].cache.warm_runs == 5
          and .[0].cache.warm_compiled == 5 and ([.[0].advice[].rule] | index("cache-miss") != null)
          and ([.[0].advice[].rule] | index("warm-cache") == null)' "$CS/adv.json" || return 1
+    # run.json and table carry the verdict too
+    jqt -s '[.[] | select(.mode == "warm" and (.primer | not) and (.warmup | not)) | .cache]
+            | length == 5 and all(. == "miss")' "$CS"/mlir/*/run.json || return 1
+    "$NPUSCOPE" table --format json "$CS/mlir" 2>/dev/null |
+        jqt '[.rows[] | .cache] == [null, "miss"]' || return 1
     # the quoted heaviest pass is the median over the cold runs of its summed time
     local p want
     p=$(jq -r '.cases[0].heaviest_pass.name' "$CS/adv.json")
@@ -139,3 +144,46 @@ if command -v flang-22 >/dev/null; then
 else
     skip "flang-22 consistency (no flang-22)"
 fi
+
+# The README's blocks on fixtures are what the binary prints: every
+# ```-block that opens with "$ npuscope ..." naming tests/fixtures is run,
+# and its lines (up to a "..." line, which cuts the rest) must be the
+# output's first lines, byte for byte.
+cs_readme() {
+    NPUSCOPE=$NPUSCOPE python3 - README.md <<'PY'
+import os, shlex, subprocess, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+bad = n = 0
+i = 0
+while i < len(lines):
+    if lines[i].startswith("```") and i + 1 < len(lines) and lines[i + 1].startswith("$ npuscope ") \
+            and "tests/fixtures/" in lines[i + 1]:
+        cmd = shlex.split(lines[i + 1][2:])
+        j, want = i + 2, []
+        while j < len(lines) and not lines[j].startswith("```"):
+            want.append(lines[j])
+            j += 1
+        if want and want[-1] == "...":
+            want = want[:-1]
+        elif "..." in want:
+            want = want[:want.index("...")]
+        env = dict(os.environ, COLUMNS="200", NO_COLOR="1")
+        got = subprocess.run([os.environ["NPUSCOPE"]] + cmd[1:], capture_output=True, text=True,
+                             env=env).stdout.split("\n")
+        n += 1
+        if got[:len(want)] != want:
+            bad += 1
+            print("README block '%s' differs:" % lines[i + 1])
+            for w, g in zip(want, got):
+                if w != g:
+                    print("  README: %s\n  binary: %s" % (w, g))
+                    break
+        i = j
+    i += 1
+if n < 2:
+    print("only %d README blocks found" % n)
+    sys.exit(1)
+sys.exit(1 if bad else 0)
+PY
+}
+check "consistency: the README's blocks on fixtures are what the binary prints" cs_readme

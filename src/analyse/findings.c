@@ -230,24 +230,12 @@ static double ns__row_metric(const ns_table *t, const ns_table_row *x, const cha
     return NAN;
 }
 
-/* The cache verdict of a configuration from its warm row's runs. */
-static void ns__cache(ns_findings *f, const ns_runset *rs, ns_findings_case *c,
-                      const ns_table_row *warm) {
-    int hits = 0;
-    for (int k = 0; warm && k < warm->cfg.nruns; k++) {
-        int i = warm->cfg.runs[k];
-        const ns_run *r = &rs->runs[i];
-        if (!ns_run_counted(r)) continue;
-        c->warm_runs++;
-        if (f->runs[i].submodels > 0) c->warm_compiled++;
-        else if (isfinite(c->cold_s) && r->wall_s < c->cold_s) hits++;
-    }
+/* The cache verdict of a configuration: its warm row's (analyse/table.h). */
+static void ns__cache(ns_findings_case *c, const ns_table_row *warm) {
     c->cache_x = isfinite(c->cold_s) && c->warm_s > 0 ? c->cold_s / c->warm_s : NAN;
-    if (!c->warm_runs) c->cache = NS_CACHE_UNKNOWN;
-    else if (c->warm_compiled == c->warm_runs) c->cache = NS_CACHE_MISS;
-    else if (c->warm_compiled) c->cache = NS_CACHE_MIXED;
-    else if (hits == c->warm_runs) c->cache = NS_CACHE_HIT;
-    else c->cache = NS_CACHE_UNKNOWN;
+    c->cache = warm && warm->cache >= 0 ? (ns_cache_verdict)warm->cache : NS_CACHE_UNKNOWN;
+    c->warm_runs = warm ? warm->n : 0;
+    c->warm_compiled = warm ? warm->warm_compiled : 0;
 }
 
 /* One case per configuration of the runs, in the table's order. */
@@ -304,7 +292,7 @@ static void ns__from_runs(ns_findings *f, const ns_runset *rs) {
             /* only cache modes mark a cold run: "none" runs are not cold */
             if (!strcmp(compile->cfg.mode, "none")) c->cold_s = NAN;
         }
-        ns__cache(f, rs, c, warm);
+        ns__cache(c, warm);
         ns__regime(c);
     }
     free(qs);

@@ -39,16 +39,6 @@
 #define NS_FINDINGS_MAX_STAGES 32
 #define NS_FINDINGS_HEADERS 10 /* costliest headers named */
 
-/* A cache verdict (docs/formats.md, "Cache verdict"). */
-typedef enum {
-    NS_CACHE_UNKNOWN, /* no warm run, or warm runs that neither compiled nor were faster */
-    NS_CACHE_HIT,     /* no warm run compiled, and they were faster than cold */
-    NS_CACHE_MISS,    /* every warm run compiled again */
-    NS_CACHE_MIXED,   /* some warm runs compiled, some did not */
-} ns_cache_verdict;
-
-const char *ns_cache_verdict_name(ns_cache_verdict v); /* "hit", "miss", ... */
-
 /* One piece of advice: a rule that fired, with its numbers. */
 typedef struct {
     const char *rule; /* stable id ("warm-cache", "cache-miss", ...) (static) */

@@ -20,15 +20,6 @@
 
 #define NS__CACHE_WORTH 2.0 /* a cache factor worth advising: x2 or more */
 
-const char *ns_cache_verdict_name(ns_cache_verdict v) {
-    switch (v) {
-    case NS_CACHE_HIT: return "hit";
-    case NS_CACHE_MISS: return "miss";
-    case NS_CACHE_MIXED: return "mixed";
-    default: return "unknown";
-    }
-}
-
 static double ns__share(const ns_findings_case *c, const char *stage) {
     if (!c->map) return NAN;
     int i = ns_stage_find(c->map, stage);

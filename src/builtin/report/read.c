@@ -166,8 +166,12 @@ int ns__report_read_inputs(ns__report_read *r, char **inputs, int ninputs,
                 continue;
             }
             int got = r->set.nruns - before;
-            if (got == 0)
+            ns_buf hint = {0};
+            if (got == 0 && ns_cli_runs_hint(in, &hint))
+                ns_warn_at(NULL, 0, "%s: no runs found: %s", in, hint.data);
+            else if (got == 0)
                 ns_warn_at(NULL, 0, "%s: no runs found (a run folder holds run.json)", in);
+            ns_buf_free(&hint);
             ns_buf_printf(&r->from, "%s%s: %d run%s", r->from.len ? "; " : "", in, got,
                           got == 1 ? "" : "s");
         } else {
