@@ -194,7 +194,7 @@ int ns_cmd_table(int argc, char **argv) {
         for (int i = 0; i < ndirs; i++)
             if (ns_cli_runs_hint(dirs[i], &hint)) break;
         if (hint.len) ns_error("no runs found in %s: %s", b.data, hint.data);
-        else ns_error("no runs found in %s (a run folder holds run.json)", b.data);
+        else ns_error("no runs found in %s", b.data);
         ns_buf_free(&hint);
         rc = NS_EXIT_NOTHING;
     }
