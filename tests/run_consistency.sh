@@ -54,6 +54,11 @@ cs_fixtures() {
         n=$((n + 1))
     done
     [ "$n" -ge 20 ] || { echo "only $n fixtures read"; return 1; }
+    # several logs and a run folder at once: one case per log, then the runs
+    cs_same "$FIX/clang22-ftime-report.txt" "$FIX/flang22-ftime-report.txt" \
+        "$FIX/constructed-npuw-7.log" tests/runs || return 1
+    jqt '[.cases[].name][0:3] == ["'"$FIX"'/clang22-ftime-report.txt", "'"$FIX"'/flang22-ftime-report.txt",
+         "'"$FIX"'/constructed-npuw-7.log"] and (.cases | length) == 7' "$CS/adv.json"
 }
 check "consistency: every fixture: top --by stage = advise summary = the page's embedded findings" cs_fixtures
 
