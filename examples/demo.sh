@@ -50,7 +50,8 @@ echo "${bold}\$ npuscope fit --x funcs --y wall $out/mlir${norm}"
 echo
 echo "${bold}\$ python3 tests/helpers/gen-study.py $out/npu${norm}"
 echo "(a CONSTRUCTED NPUW study, 5 models x 4 windows x 3 precisions, made by the real"
-echo " npuscope sweep over a fake compile that prints the vpux log format; no NPU here)"
+echo " npuscope sweep over a fake compile that prints the vpux log format and sleeps"
+echo " its reports' claimed time divided by 100, so wall time agrees with them; no NPU here)"
 NPUSCOPE=./npuscope python3 tests/helpers/gen-study.py "$out/npu" >/dev/null
 echo
 echo "${bold}\$ npuscope advise $out/npu/runs${norm}"

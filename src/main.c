@@ -4,6 +4,8 @@
 #include "builtin/builtin.h"
 #include "cli/cli.h"
 
+#include "base/suggest.h"
+
 #include <string.h>
 
 typedef struct {
@@ -42,6 +44,14 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof ns__commands / sizeof ns__commands[0]; i++)
         if (strcmp(cmd, ns__commands[i].name) == 0)
             return ns__commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "npuscope: unknown command '%s' (see 'npuscope --help')\n", cmd);
+    const char *names[sizeof ns__commands / sizeof ns__commands[0]];
+    for (size_t i = 0; i < sizeof ns__commands / sizeof ns__commands[0]; i++)
+        names[i] = ns__commands[i].name;
+    const char *near = ns_suggest(cmd, names, sizeof names / sizeof names[0]);
+    if (near)
+        fprintf(stderr, "npuscope: unknown command '%s'; did you mean '%s'? (see 'npuscope --help')\n",
+                cmd, near);
+    else
+        fprintf(stderr, "npuscope: unknown command '%s' (see 'npuscope --help')\n", cmd);
     return NS_EXIT_USAGE;
 }

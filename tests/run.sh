@@ -325,13 +325,16 @@ if tier_full; then
     . tests/run_analysis.sh
     # shellcheck source=tests/run_configs.sh
     . tests/run_configs.sh
+    # one answer per question: top = table = advise = the page, on every input
+    # shellcheck source=tests/run_consistency.sh
+    . tests/run_consistency.sh
     # real neighbours: a one-host Slurm cluster, and pandas reading the tables
     # shellcheck source=tests/run_slurm.sh
     . tests/run_slurm.sh
     # shellcheck source=tests/run_pandas.sh
     . tests/run_pandas.sh
 else
-    skip "fit and diff on real compiles, configurations and widths, Slurm, pandas (tests/run_analysis.sh, run_configs.sh, run_slurm.sh, run_pandas.sh; make check)"
+    skip "fit and diff on real compiles, configurations and widths, consistency, Slurm, pandas (tests/run_analysis.sh, run_configs.sh, run_consistency.sh, run_slurm.sh, run_pandas.sh; make check)"
 fi
 
 # the groups run beside, joined

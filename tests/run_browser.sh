@@ -32,7 +32,8 @@ rb_page() {
     head -n 1 "$RB/npuw.html" | grep -qx '<!DOCTYPE html>' || return 1
     grep -qF "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">" "$RB/npuw.html" ||
         { echo "no CSP"; return 1; }
-    [ "$(grep -o '<script' "$RB/npuw.html" | wc -l)" -eq 2 ] || { echo "not two scripts"; return 1; }
+    # the data block, the findings document (advise --format json) and the script
+    [ "$(grep -o '<script' "$RB/npuw.html" | wc -l)" -eq 3 ] || { echo "not three scripts"; return 1; }
     # nothing to fetch: no src, no link but in-page anchors, one URL (the SVG namespace)
     grep -Eq '<(img|link|iframe|object|embed)|src=|url\(' "$RB/npuw.html" && { echo "something to fetch"; return 1; }
     [ -z "$(grep -o 'href="[^#"][^"]*"' "$RB/npuw.html")" ] || { echo "a link out"; return 1; }
@@ -85,7 +86,7 @@ rb_hostile() {
         -e 's/  Inliner$/  <\/script>/' "$FIX/mlir22-tree-st.txt" >"$RB/hostile.log"
     "$NPUSCOPE" report -q -o "$RB/hostile.html" "$RB/hostile.log" 2>/dev/null || return 1
     grep -q '<img\|<script>alert' "$RB/hostile.html" && { echo "markup from the log"; return 1; }
-    [ "$(grep -o '</script>' "$RB/hostile.html" | wc -l)" -eq 2 ] || { echo "a third </script>"; return 1; }
+    [ "$(grep -o '</script>' "$RB/hostile.html" | wc -l)" -eq 3 ] || { echo "a fourth </script>"; return 1; }
     rb_data "$RB/hostile.html" | grep -q '<' && { echo "'<' in the data block"; return 1; }
     rb_data "$RB/hostile.html" | jqt '.strings | index("<script>alert(1)</script>") != null' &&
     grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' "$RB/hostile.html"
@@ -98,8 +99,9 @@ check "report: pass names with <script>, </script>, <img onerror> stay text (esc
 rb_bidi() {
     sed -e 's/  Canonicalizer$/  Canon\xe2\x80\xaeicalizer\x07/' "$FIX/mlir22-tree-st.txt" >"$RB/bidi.log"
     "$NPUSCOPE" report -q -o "$RB/bidi.html" "$RB/bidi.log" || return 1
-    # everything but the data block (one JSON document between its tags)
-    awk '/<script type="application\/json" id="npuscope-data">/ { skip = 1 } !skip { print }
+    # everything but the data block and the findings document (JSON
+    # documents between their tags)
+    awk '/<script type="application\/json" id="npuscope-(data|findings)">/ { skip = 1 } !skip { print }
          skip && /<\/script>/ { skip = 0 }' "$RB/bidi.html" >"$RB/bidi.rest"
     [ -s "$RB/bidi.rest" ] || return 1
     if grep -q $'\xe2\x80\xae\|\x07' "$RB/bidi.rest"; then echo "a raw control outside the data block"; return 1; fi

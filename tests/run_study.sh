@@ -93,7 +93,7 @@ study_advise_text() {
     lines=$(wc -l <"$STUDY/advise.txt")
     [ "$lines" -lt "${EXPECT_MAX_LINES:-40}" ] || { echo "advise: $lines lines"; return 1; }
     head -1 "$STUDY/advise.txt" | grep -q '^study of 60 configurations' || { echo "no study first"; return 1; }
-    sed -n 2p "$STUDY/advise.txt" | grep -q '^| regime *| cells *| dominant pass (median share) *| root cause *| fix *|$' ||
+    sed -n 2p "$STUDY/advise.txt" | grep -q '^| regime *| cells *| dominant pass of the stage (median share) *| root cause *| fix *|$' ||
         { echo "no study table"; return 1; }
     # regime, cells, fix of each table row against truth.json
     awk -F' *[|] *' '/^[|] [a-z]/ && $2 != "regime" {print $2 "\t" $3 "\t" $6}' "$STUDY/advise.txt" |

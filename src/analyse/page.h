@@ -52,6 +52,7 @@
 #define NPUSCOPE_ANALYSE_PAGE_H
 
 #include "analyse/diff.h"
+#include "analyse/findings.h"
 #include "analyse/fit.h"
 #include "analyse/study.h"
 #include "analyse/table.h"
@@ -112,6 +113,8 @@ typedef struct {
     const int *title_n;       /* ... and how many reports had each */
     ns_page_load_fn load;   /* brings back a run's trees to embed them */
     void *load_ctx;         /* its state */
+    const ns_findings *findings; /* the findings engine's model of the same inputs
+                                  * (analyse/findings.h), or NULL */
 } ns_page_input;
 
 /* ====== Sections ====== */

@@ -306,6 +306,7 @@ static void ns__summarize(const ns_table *t, ns_table_row *x) {
     x->user_over_wall = ns_median(uow, (size_t)n);
     x->peak_rss_mb = ns_median(rss, (size_t)n);
     x->cache_x = NAN;
+    x->cache = -1;
     x->base_ratio = NAN;
     x->median_run = ns__median_run(t, x);
     ns__metric_medians(t, x);
@@ -353,8 +354,46 @@ static void ns__sort(ns_table *t) {
 
 /* ====== Pairs ====== */
 
-/* cache_x on the cold and warm rows of each configuration that has both. */
+const char *ns_cache_verdict_name(ns_cache_verdict v) {
+    switch (v) {
+    case NS_CACHE_HIT: return "hit";
+    case NS_CACHE_MISS: return "miss";
+    case NS_CACHE_MIXED: return "mixed";
+    default: return "unknown";
+    }
+}
+
+/* The verdict of warm row w, its cold partner's median `cold` (NaN: none). */
+static void ns__cache_verdict(const ns_table *t, ns_table_row *w, double cold) {
+    int n = 0, hits = 0;
+    w->warm_compiled = 0;
+    for (int k = 0; k < w->cfg.nruns; k++) {
+        const ns_run *r = &t->runs[w->cfg.runs[k]];
+        if (!ns_run_counted(r)) continue;
+        n++;
+        if (r->compiles > 0) w->warm_compiled++;
+        else if (isfinite(cold) && r->wall_s < cold) hits++;
+    }
+    w->cache = !n                      ? NS_CACHE_UNKNOWN
+               : w->warm_compiled == n ? NS_CACHE_MISS
+               : w->warm_compiled      ? NS_CACHE_MIXED
+               : hits == n             ? NS_CACHE_HIT
+                                       : NS_CACHE_UNKNOWN;
+}
+
+/* cache_x on the cold and warm rows of each configuration that has both,
+ * and every warm row's cache verdict. */
 static void ns__cache_ratios(ns_table *t) {
+    for (int j = 0; j < t->nrows; j++) {
+        ns_table_row *w = &t->rows[j];
+        if (strcmp(w->cfg.mode, "warm") != 0) continue;
+        double cold = NAN;
+        for (int i = 0; i < t->nrows; i++)
+            if (!strcmp(t->rows[i].cfg.mode, "cold") && t->rows[i].n &&
+                ns_config_same_tags(&t->rows[i].cfg, &w->cfg))
+                cold = t->rows[i].median;
+        ns__cache_verdict(t, w, cold);
+    }
     for (int i = 0; i < t->nrows; i++) {
         ns_table_row *c = &t->rows[i];
         if (strcmp(c->cfg.mode, "cold") != 0) continue;

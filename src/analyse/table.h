@@ -57,6 +57,18 @@
 
 /* ====== Rows ====== */
 
+/* A cache verdict (docs/formats.md 2.13, "The cache verdict"): what a
+ * warm row's counted runs did.  A warm run that printed a compile timing
+ * report compiled again: its cache missed. */
+typedef enum {
+    NS_CACHE_UNKNOWN, /* no warm run, or warm runs that neither compiled nor were faster */
+    NS_CACHE_HIT,     /* no warm run compiled, and each was faster than the cold median */
+    NS_CACHE_MISS,    /* every warm run compiled again */
+    NS_CACHE_MIXED,   /* some warm runs compiled, some did not */
+} ns_cache_verdict;
+
+const char *ns_cache_verdict_name(ns_cache_verdict v); /* "hit", "miss", ... */
+
 typedef struct {
     ns_config cfg;         /* its configuration, mode and runs (dataset.h) */
     int n;                 /* counted runs: ok, not warmup, not primer */
@@ -72,6 +84,8 @@ typedef struct {
     int primers;           /* warm runs that filled the cache */
     int outliers;          /* counted runs flagged by MAD (kept in every statistic) */
     double cache_x;        /* median cold / median warm of the configuration */
+    int cache;             /* warm rows: ns_cache_verdict; -1 for other modes */
+    int warm_compiled;     /* warm rows: counted runs that compiled again */
     double base_ratio;     /* median / the baseline partner's median (NaN: none) */
     double *metrics;       /* median per metric (ns_table.metrics order), NaN if none (owned) */
     double *shares;        /* median share per stage (ns_table.stages order), NaN if none (owned) */

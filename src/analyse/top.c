@@ -18,7 +18,50 @@ void ns_top_init(ns_top *t, int all) {
     ns_strmap_init(&t->stages);
     ns_strmap_init(&t->maps);
     ns_strmap_init(&t->withins);
+    ns_strmap_init(&t->headers);
     t->all = all;
+}
+
+/* One Source span of a header, summed by file. */
+static void ns__header_add(ns_top *t, const ns_node *n) {
+    int added;
+    size_t i = ns_strmap_intern(&t->headers, n->detail, &added);
+    if (added) {
+        if (i >= t->header_cap) {
+            t->header_cap = t->header_cap ? 2 * t->header_cap : 64;
+            t->header_s = ns_xrealloc(t->header_s, sizeof *t->header_s * t->header_cap);
+            t->header_n = ns_xrealloc(t->header_n, sizeof *t->header_n * t->header_cap);
+        }
+        t->header_s[i] = 0;
+        t->header_n[i] = 0;
+    }
+    if (ns_num_present(n->val[NS_COL_WALL]) && isfinite(n->val[NS_COL_WALL].v))
+        t->header_s[i] += n->val[NS_COL_WALL].v;
+    t->header_n[i]++;
+}
+
+typedef struct {
+    double s;         /* summed seconds: largest first */
+    const char *name; /* ties by name */
+    size_t index;     /* the header */
+} ns__hdr_key;
+
+static int ns__hdr_cmp(const void *a, const void *b) {
+    const ns__hdr_key *x = a, *y = b;
+    if (x->s != y->s) return x->s > y->s ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+size_t *ns_top_headers_order_new(const ns_top *t) {
+    size_t n = t->headers.count;
+    if (!n) return NULL;
+    ns__hdr_key *k = ns_xmalloc(sizeof *k * n);
+    for (size_t i = 0; i < n; i++) k[i] = (ns__hdr_key){t->header_s[i], t->headers.keys[i], i};
+    qsort(k, n, sizeof *k, ns__hdr_cmp);
+    size_t *o = ns_xmalloc(sizeof *o * n);
+    for (size_t i = 0; i < n; i++) o[i] = k[i].index;
+    free(k);
+    return o;
 }
 
 void ns_top_free(ns_top *t) {
@@ -35,6 +78,9 @@ void ns_top_free(ns_top *t) {
     ns_strmap_free(&t->stages);
     ns_strmap_free(&t->maps);
     ns_strmap_free(&t->withins);
+    ns_strmap_free(&t->headers);
+    free(t->header_s);
+    free(t->header_n);
     memset(t, 0, sizeof *t);
 }
 
@@ -158,6 +204,10 @@ void ns_top_add_staged(ns_top *t, const ns_report *r, const ns_stage_map *m,
             t->srows[st].self += self;
         if (ns_node_is_list_root(r, n))
             continue; /* list display's hidden root timer is the total again */
+        if (n->beside) { /* a side track's row: overlaps the compile's own time */
+            if (n->detail && !strcmp(n->name, "Source")) ns__header_add(t, n);
+            if (!t->all) continue;
+        }
         if (!t->all && ns__is_container(n)) continue;
         /* a phase whose passes a breakdown table of its compile lists
          * ("Optimizer"): a container too, its time is those passes' */

@@ -26,6 +26,13 @@
  * kept by name in the order the maps declare them, so reports read with
  * different maps (auto: vpux for one report, mlir for another) still give
  * one list.
+ *
+ * Rows of a trace's side tracks (ns_node.beside: clang's asynchronous
+ * Source spans) overlap the compile's own time: they add to no stage and
+ * are ranked as no pass.  clang's Source spans are header parsing, one per
+ * included file: they are summed by file instead (`headers`, the time of
+ * a header including the headers it includes), so `top` and `advise` can
+ * name the costliest headers.
  */
 #ifndef NPUSCOPE_TOP_H
 #define NPUSCOPE_TOP_H
@@ -90,6 +97,10 @@ typedef struct {
     size_t scap;       /* allocated stage_desc and srows */
     ns_strmap maps;    /* labels of the stage maps used, in order of first use */
     ns_top_row rest;   /* the Rest rows, summed (count, wall = self) */
+    ns_strmap headers; /* files of clang's Source spans (args.detail) */
+    double *header_s;  /* per file: its Source spans' summed wall */
+    long *header_n;    /* per file: how many spans (inclusions parsed) */
+    size_t header_cap; /* allocated entries of both */
 } ns_top;
 
 void ns_top_init(ns_top *t, int all);
@@ -103,6 +114,9 @@ size_t *ns_top_order_new(const ns_top *t);
 /* The rows with per-pass memory (mem_count > 0) by summed increase
  * descending, ties by name; their number in *n.  Caller frees. */
 size_t *ns_top_order_mem_new(const ns_top *t, size_t *n);
+/* The headers (ns_top.headers) by summed time descending, ties by name;
+ * caller frees.  NULL when there are none. */
+size_t *ns_top_headers_order_new(const ns_top *t);
 void ns_top_free(ns_top *t);
 
 #endif

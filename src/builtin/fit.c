@@ -605,6 +605,61 @@ static void ns__render_csv(ns_buf *b, const ns__fitset *s) {
 
 /* ====== The command ====== */
 
+/* When --where / --mode match no counted run, say so, naming the filter
+ * and what the runs have (their tags and their values, their modes), and
+ * return 1; 0 when the filter matched runs (the data is to blame). */
+static int ns__filter_empty(const ns_runset *set, const ns_kvlist *where, const char *mode) {
+    ns_selection sel;
+    ns_select_runs(set, where, mode, &sel);
+    int empty = sel.n == 0;
+    ns_selection_free(&sel);
+    if (!empty) return 0;
+    int counted = 0;
+    ns_strmap keys, modes;
+    ns_strmap_init(&keys);
+    ns_strmap_init(&modes);
+    for (int i = 0; i < set->nruns; i++) {
+        const ns_run *r = &set->runs[i];
+        if (!ns_run_counted(r)) continue;
+        counted++;
+        int added;
+        for (int k = 0; k < r->tags.n; k++) ns_strmap_intern(&keys, r->tags.items[k].key, &added);
+        ns_strmap_intern(&modes, r->mode ? r->mode : "none", &added);
+    }
+    ns_buf f = {0}, have = {0};
+    for (int k = 0; k < where->n; k++)
+        ns_buf_printf(&f, "%s%s=%s", k ? "," : "--where ", where->items[k].key, where->items[k].value);
+    if (mode) ns_buf_printf(&f, "%s--mode %s", f.len ? " " : "", mode);
+    for (size_t k = 0; k < keys.count; k++) {
+        ns_buf_printf(&have, "%s%s", k ? ", " : "; tags here: ", keys.keys[k]);
+        for (int w = 0; w < where->n; w++) {
+            if (strcmp(where->items[w].key, keys.keys[k])) continue;
+            ns_buf_puts(&have, " (values:");
+            ns_strmap vals;
+            ns_strmap_init(&vals);
+            for (int i = 0; i < set->nruns; i++) {
+                const char *v = ns_kv_get(&set->runs[i].tags, keys.keys[k]);
+                int added;
+                if (v && ns_run_counted(&set->runs[i])) ns_strmap_intern(&vals, v, &added);
+            }
+            for (size_t v = 0; v < vals.count && v < 8; v++) ns_buf_printf(&have, " %s", vals.keys[v]);
+            if (vals.count > 8) ns_buf_puts(&have, " ...");
+            ns_buf_putc(&have, ')');
+            ns_strmap_free(&vals);
+            break;
+        }
+    }
+    if (!keys.count) ns_buf_puts(&have, "; the runs have no tags");
+    ns_buf_puts(&have, "; modes here:");
+    for (size_t k = 0; k < modes.count; k++) ns_buf_printf(&have, " %s", modes.keys[k]);
+    ns_error("%s matches none of the %d counted runs%s", f.data, counted, have.data);
+    ns_buf_free(&f);
+    ns_buf_free(&have);
+    ns_strmap_free(&keys);
+    ns_strmap_free(&modes);
+    return 1;
+}
+
 /* --where K=V[,K=V...]: repeatable, the pairs add up */
 static int ns__opt_where(const ns_option *opt, const char *v, const char **why) {
     if (ns_select_parse((ns_kvlist *)opt->ctx, v) < 0) {
@@ -757,6 +812,10 @@ int ns_cmd_fit(int argc, char **argv) {
                        label.data, out_of_fit, out_of_fit == 1 ? "" : "s");
             ns_buf_free(&label);
         }
+    }
+    if (s.ngroups == 0 && !s.csv && (where.n || mode) && ns__filter_empty(&set, &where, mode)) {
+        rc = NS_EXIT_NOTHING; /* the filter matched nothing: said, naming it */
+        goto out;
     }
     if (s.ngroups == 0) {
         ns_error("nothing to fit: no %s has both %s and %s", s.csv ? "record" : "counted run",

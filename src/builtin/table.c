@@ -190,7 +190,12 @@ int ns_cmd_table(int argc, char **argv) {
             ns_buf_puts(&b, ", ");
             ns_buf_puts(&b, dirs[i]);
         }
-        ns_error("no runs found in %s", b.data);
+        ns_buf hint = {0};
+        for (int i = 0; i < ndirs; i++)
+            if (ns_cli_runs_hint(dirs[i], &hint)) break;
+        if (hint.len) ns_error("no runs found in %s: %s", b.data, hint.data);
+        else ns_error("no runs found in %s", b.data);
+        ns_buf_free(&hint);
         rc = NS_EXIT_NOTHING;
     }
     if (unreadable) rc = NS_EXIT_USAGE;

@@ -24,6 +24,8 @@
 
 typedef enum { NS__TOP_TEXT, NS__TOP_JSON, NS__TOP_CSV } ns__top_fmt;
 
+static void ns__headers(ns_buf *b, const ns_top *t, ns__top_fmt f);
+
 typedef struct {
     ns_strmap kinds;   /* --by submodel: kind -> index */
     double *wall;      /* summed report totals per kind */
@@ -339,10 +341,42 @@ static void ns__top_render(ns_buf *b, const ns_top *t, long limit, ns__top_fmt f
     if (partial)
         ns_buf_puts(b, "      * user time summed over the occurrences whose report "
                        "has a User column only\n");
-    if (f == NS__TOP_JSON) ns_buf_puts(b, "\n]}\n");
-    else if (f == NS__TOP_TEXT && n < t->names.count)
+    if (f == NS__TOP_TEXT && n < t->names.count)
         ns_buf_printf(b, "      (%zu more; -n 0 shows all)\n", t->names.count - n);
+    if (f == NS__TOP_JSON) ns_buf_puts(b, "\n]");
+    ns__headers(b, t, f);
+    if (f == NS__TOP_JSON) ns_buf_puts(b, "}\n");
     free(ord);
+}
+
+/* The costliest headers of clang traces (analyse/top.h: Source spans by
+ * file, each with the headers it includes; not in the stages or the
+ * passes, whose time they overlap): the first ten in text, all in JSON
+ * ("headers", only when there are some). */
+static void ns__headers(ns_buf *b, const ns_top *t, ns__top_fmt f) {
+    size_t *o = ns_top_headers_order_new(t);
+    if (!o) return;
+    size_t n = t->headers.count;
+    if (f == NS__TOP_JSON) {
+        ns_buf_puts(b, ",\"headers\":[");
+        for (size_t k = 0; k < n; k++) {
+            ns_buf_puts(b, k ? ",\n{\"file\":" : "\n{\"file\":");
+            ns_json_str(b, t->headers.keys[o[k]]);
+            ns_buf_puts(b, ",\"wall_s\":");
+            ns_put_json_double(b, t->header_s[o[k]], 6);
+            ns_buf_printf(b, ",\"count\":%ld}", t->header_n[o[k]]);
+        }
+        ns_buf_puts(b, "\n]");
+    } else if (f == NS__TOP_TEXT) {
+        ns_buf_puts(b, "costliest headers (clang Source spans: parsing each file with what it "
+                       "includes; their time is inside Frontend, not added again):\n");
+        ns_buf_printf(b, "%4s  %11s  %6s  %s\n", "#", "wall s", "count", "file");
+        for (size_t k = 0; k < n && k < 10; k++)
+            ns_buf_printf(b, "%4zu  %11.6f  %6ld  %s\n", k + 1, t->header_s[o[k]],
+                          t->header_n[o[k]], t->headers.keys[o[k]]);
+        if (n > 10) ns_buf_printf(b, "      (%zu more headers: --format json lists all)\n", n - 10);
+    }
+    free(o);
 }
 
 /* ====== --by memory ======

@@ -170,6 +170,13 @@ int ns_run_write_json(const char *dir, const ns_run *r, ns_report *const *report
     ns_buf_printf(&b, ",\"repeat\":%d,\"warmup\":%s,\"primer\":%s,\"started_at\":\"%s\",\n",
                   r->repeat, r->warmup ? "true" : "false", r->primer ? "true" : "false",
                   r->started_at);
+    /* a warm run's cache verdict: it compiled again (printed a compile
+     * timing report), or not (docs/formats.md 2.13) */
+    if (r->mode && !strcmp(r->mode, "warm") && !r->primer && !r->warmup) {
+        int compiled = 0;
+        for (int i = 0; i < nreports; i++) compiled += ns_report_starts_compile(reports[i]);
+        ns_buf_printf(&b, "\"cache\":\"%s\",\n", compiled ? "miss" : "hit");
+    }
     ns_buf_puts(&b, "\"wall_s\":");
     ns__num(&b, r->wall_s, 6);
     ns_buf_puts(&b, ",\"user_s\":");

@@ -174,6 +174,11 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
             if (ns__scan_runs(&sc, inputs[i], sink, ctx) < 0) failed = 1;
             continue;
         }
+        /* a person at a terminal who gave no input waits for nothing: say
+         * what is read (a pipe or a file says nothing) */
+        if (!strcmp(inputs[i], "-") && isatty(STDIN_FILENO))
+            fprintf(stderr, "npuscope: reading a log from standard input (a terminal): paste it "
+                            "and end with Ctrl-D, or give a file (npuscope --help)\n");
         sc.hook = asked ? &npu.ops : NULL;
         if (detect) {
             int kind = ns__npu_sniff(inputs[i]);

@@ -48,6 +48,10 @@ int ns_cli_opt_npuw(const struct ns_option *opt, const char *arg, const char **w
  * for one input ("<stdin>" for standard input), "no timing report found in
  * the N inputs" for more. */
 void ns_cli_none_found(char **inputs, int ninputs);
+/* A folder given as runs held none: when its sub-folders hold runs (a
+ * folder of sweeps), name them into hint ("DIR holds folders of runs, not
+ * runs: give them (DIR/a DIR/b)") and return 1; else 0 (cli/hint.c). */
+int ns_cli_runs_hint(const char *dir, ns_buf *hint);
 
 /* Scan every input (stdin when there are none) into sink.  Returns the
  * number of reports found, or -1 if an input could not be read.  NPU facts

@@ -63,6 +63,11 @@ typedef struct ns_node {
     int nchild;                /* number of children */
     unsigned char split;       /* report groups: NS_SPLIT_*, what another
                                 * table of the compile makes of this row */
+    unsigned char beside;      /* trace: a row of a track that ran beside the
+                                * compile's own (clang's asynchronous Source
+                                * spans, another thread of clang): its time
+                                * overlaps the others', so it is in no stage
+                                * sum and ranked as no pass (parse/trace.c) */
 } ns_node;
 
 /* ns_node.split: a row that a breakdown table of its compile breaks down

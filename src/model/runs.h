@@ -80,6 +80,9 @@ typedef struct {
     unsigned long long stderr_bytes; /* bytes the command wrote on stderr */
     struct ns_report **reports;      /* reports found in its output (read back) */
     int nreports;                    /* entries in reports */
+    int compiles;                    /* its reports that start a compile, counted
+                                        when read (before a --report N cut): a
+                                        warm run that compiled missed its cache */
     char *host;                      /* "name, os, N cpus" as run.json's "host" says,
                                         or NULL (read with the run: the page's
                                         method section tallies hosts) */

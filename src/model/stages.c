@@ -256,7 +256,7 @@ const char *ns_stage_by_name(ns_stage_by by) {
 static int ns__is_rest(const ns_node *n) { return n->kind == NS_KIND_REST && n->depth == 0; }
 
 int ns_stage_counted(const ns_report *r, const ns_node *n) {
-    if (n == r->root || ns__is_rest(n) || n->kind == NS_KIND_TOTAL) return 0;
+    if (n == r->root || ns__is_rest(n) || n->kind == NS_KIND_TOTAL || n->beside) return 0;
     if (r->list_mode) {
         if (ns_node_is_list_root(r, n)) return 0;
         if (n->kind == NS_KIND_PIPELINE) return 0;

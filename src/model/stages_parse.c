@@ -10,6 +10,8 @@
 
 #include "model/stages_int.h"
 
+#include "base/suggest.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -375,7 +377,15 @@ ns_stage_map *ns_stage_map_load_new(const char *spec) {
     struct stat st;
     FILE *f = fopen(spec, "rb");
     if (!f) {
-        ns_error("%s: %s", spec, strerror(errno));
+        static const char *const maps[] = {"vpux", "mlir", "auto"};
+        const char *near = errno == ENOENT && !strchr(spec, '/') ? ns_suggest(spec, maps, 3) : NULL;
+        if (near)
+            ns_error("--stages %s: no built-in stage map and no such file; did you mean %s? "
+                     "(built in: vpux, mlir, auto)", spec, near);
+        else if (errno == ENOENT)
+            ns_error("--stages %s: no built-in stage map (vpux, mlir, auto) and no such file", spec);
+        else
+            ns_error("%s: %s", spec, strerror(errno));
         goto out;
     }
     if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {

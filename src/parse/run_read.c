@@ -343,6 +343,7 @@ static int ns__load(ns__src *src, const json_t *o, ns_run *r) {
         /* which of them are one compile's tables (parse/group.h) */
         ns_group_link_all(r->reports, r->nreports);
         ns_report_group_ws(r->reports, r->nreports); /* weights separation: one compile */
+        for (int k = 0; k < r->nreports; k++) r->compiles += ns_report_starts_compile(r->reports[k]);
     }
     /* a run that succeeded without a time cannot be counted: say so */
     if (ns_run_ok(r) && !(r->wall_s >= 0)) {

@@ -18,6 +18,11 @@
  *   - async events "b"/"e", paired by pid, cat, id and name (clang 22 writes
  *     "Source" this way because file scopes do not nest with the others);
  *     they live in a pseudo-thread per (pid, cat) named "async <cat>".
+ * Tracks that ran beside the compile's own are marked (ns_node.beside):
+ * every async track, and in a clang trace every thread but its longest.
+ * Their time overlaps the compile's, so no stage sums it and no view ranks
+ * it as a pass: a trace's stage shares add up to its total once.  (clang's
+ * Source spans are header parsing; analyse/top.h sums them by file.)
  * Metadata events ("M") only name threads (thread_name) and tell whether the
  * producer was clang (process_name).  clang's summary events -- "Total X"
  * with ts 0, one per tid, holding the sum over all X scopes -- are aggregates
@@ -464,7 +469,7 @@ typedef struct {
 /* Hang the sorted intervals iv[lo, hi) of one thread under `top`, whose
  * children are at depth `depth`. */
 static void ns__build_thread(ns__ctx *c, ns_node *top, int depth, long lo,
-                             long hi, ns__frame **stack, long *cap) {
+                             long hi, int beside, ns__frame **stack, long *cap) {
     long sp = 0;
     for (long k = lo; k < hi; k++) {
         const ns__ival *v = &c->iv[k];
@@ -477,6 +482,7 @@ static void ns__build_thread(ns__ctx *c, ns_node *top, int depth, long lo,
         n->val[NS_COL_WALL] = ns__secs(v->dur);
         n->kind = NS_KIND_PASS;
         n->depth = depth + (int)sp;
+        n->beside = (unsigned char)beside;
         ns_node_append(sp ? (*stack)[sp - 1].node : top, n);
         if (sp == *cap) {
             *cap = *cap ? *cap * 2 : 64;
@@ -511,10 +517,17 @@ static void ns__build(ns__ctx *c) {
     qsort(order, (size_t)n, sizeof *order, ns__th_cmp);
     r->root->val[NS_COL_WALL] = ns__secs(last - first);
 
+    /* the compile's own track: in a clang trace its longest thread (clang
+     * works on one), elsewhere every thread; async tracks lie beside it */
+    const ns__thread *own = NULL;
+    for (long i = 0; c->clang && i < n; i++)
+        if (!order[i]->async && (!own || order[i]->last - order[i]->first > own->last - own->first))
+            own = order[i];
     ns__frame *stack = NULL;
     long cap = 0;
     for (long i = 0; i < n; i++) {
         const ns__thread *t = order[i];
+        int beside = n > 1 && (t->async || (own && t != own));
         ns_node *top = r->root;
         if (n > 1) {
             c->kb.len = 0;
@@ -531,10 +544,11 @@ static void ns__build(ns__ctx *c) {
             top->val[NS_COL_WALL] = ns__secs(t->last - t->first);
             top->kind = NS_KIND_SCOPE;
             top->depth = 0;
+            top->beside = (unsigned char)beside;
             ns_node_append(r->root, top);
             r->tracks = 1;
         }
-        ns__build_thread(c, top, n > 1 ? 1 : 0, t->lo, t->hi, &stack, &cap);
+        ns__build_thread(c, top, n > 1 ? 1 : 0, t->lo, t->hi, beside, &stack, &cap);
     }
     free(stack);
     free(order);

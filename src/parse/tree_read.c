@@ -113,6 +113,7 @@ static int ns__fill(ns_report *r, ns_node *n, const json_t *o, int depth) {
     const json_t *detail = json_object_get(o, "detail");
     if (json_is_string(detail))
         n->detail = ns_report_strdup(r, json_string_value(detail), strlen(json_string_value(detail)));
+    n->beside = json_is_true(json_object_get(o, "beside"));
     const json_t *line = json_object_get(o, "line");
     if (json_is_integer(line)) n->line = (long)json_integer_value(line);
     const json_t *kind = json_object_get(o, "kind");

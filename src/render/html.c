@@ -122,6 +122,15 @@ void ns_page_fact_add(ns_html_fact *f, const char *value) {
     f->vals[f->nvals++] = ns_strdup(value);
 }
 
+ns_html_section *ns_page_section(ns_page *p, const char *id, const char *title) {
+    p->sections = ns_xrealloc(p->sections, sizeof *p->sections * (size_t)(p->nsections + 1));
+    ns_html_section *s = &p->sections[p->nsections++];
+    memset(s, 0, sizeof *s);
+    s->id = ns_strdup(id);
+    s->title = ns_strdup(title);
+    return s;
+}
+
 void ns_page_free(ns_page *p) {
     free(p->title);
     free(p->subtitle);
@@ -144,6 +153,13 @@ void ns_page_free(ns_page *p) {
         free(p->facts[i].vals);
     }
     free(p->facts);
+    for (int i = 0; i < p->nsections; i++) {
+        free(p->sections[i].id);
+        free(p->sections[i].title);
+        ns_buf_free(&p->sections[i].html);
+    }
+    free(p->sections);
+    ns_buf_free(&p->findings_json);
     memset(p, 0, sizeof *p);
 }
 
@@ -261,7 +277,15 @@ int ns_html_page(ns_buf *b, const ns_page *p) {
     ns_buf_puts(b, "\n<p class=\"sub\">");
     ns_xml_text(b, p->subtitle);
     ns_buf_puts(b, "</p>\n<nav class=\"toc\" aria-label=\"sections\">"
-                   "<a href=\"#findings\">Key findings</a> <a href=\"#trees\">Timing trees</a>");
+                   "<a href=\"#findings\">Key findings</a>");
+    for (int i = 0; i < p->nsections; i++) {
+        ns_buf_puts(b, " <a href=\"#");
+        ns_xml_text(b, p->sections[i].id);
+        ns_buf_puts(b, "\">");
+        ns_xml_text(b, p->sections[i].title);
+        ns_buf_puts(b, "</a>");
+    }
+    ns_buf_puts(b, " <a href=\"#trees\">Timing trees</a>");
     if (ns__has_figs(p, "passes")) ns_buf_puts(b, " <a href=\"#passes\">Heaviest passes</a>");
     if (p->ntables) ns_buf_puts(b, " <a href=\"#tables\">Runs</a>");
     if (ns__has_figs(p, "figures") || p->figs_note)
@@ -278,6 +302,22 @@ int ns_html_page(ns_buf *b, const ns_page *p) {
     if (!p->nfindings)
         ns_buf_puts(b, "<li>Nothing to report: the input held no timing report and no run.</li>\n");
     ns_buf_puts(b, "</ul>\n</section>\n");
+    /* the findings document: '<' is escaped in its strings (ns_json_str) */
+    if (p->findings_json.len) {
+        ns_buf_puts(b, "<script type=\"application/json\" id=\"npuscope-findings\">");
+        ns_buf_add(b, p->findings_json.data, p->findings_json.len);
+        ns_buf_puts(b, "</script>\n");
+    }
+    for (int i = 0; i < p->nsections; i++) {
+        const ns_html_section *s = &p->sections[i];
+        ns_buf_puts(b, "<section id=\"");
+        ns_xml_text(b, s->id);
+        ns_buf_puts(b, "\">\n");
+        ns__elem(b, "h2", s->title);
+        ns_buf_putc(b, '\n');
+        if (s->html.len) ns_buf_add(b, s->html.data, s->html.len);
+        ns_buf_puts(b, "</section>\n");
+    }
 
     /* tree explorer: the frame; report.js fills #tree from the data block */
     ns_buf_puts(b, "<section id=\"trees\">\n<h2>Timing trees</h2>\n");

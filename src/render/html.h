@@ -76,6 +76,16 @@ typedef struct {
     int code;    /* values are commands / settings: shown as code */
 } ns_html_fact;
 
+/* ====== Sections ======
+ * A section of its own (What to change, and any a new part of the page
+ * adds: one call of ns_page_section each), laid out after the key findings
+ * in the order added, with a link in the table of contents. */
+typedef struct {
+    char *id;    /* element id (owned) */
+    char *title; /* heading (owned) */
+    ns_buf html; /* the body: markup whose every text went through ns_xml_text (owned) */
+} ns_html_section;
+
 /* ====== The page ====== */
 typedef struct {
     char *title;               /* <title> and heading (owned) */
@@ -92,6 +102,10 @@ typedef struct {
     char *figs_note;           /* why some figures are missing (owned, or NULL) */
     ns_html_fact *facts;       /* method & reproducibility (owned) */
     int nfacts;                /* entries */
+    ns_html_section *sections; /* sections after the key findings (owned) */
+    int nsections;             /* entries */
+    ns_buf findings_json;      /* `advise --format json` of the same inputs, embedded
+                                * as is (owned; empty: no block) */
 } ns_page;
 
 /* Add a figure (takes ownership of svg); returns it. */
@@ -101,6 +115,9 @@ ns_html_figure *ns_page_figure(ns_page *p, const char *id, const char *section,
 ns_html_table *ns_page_table(ns_page *p);
 /* Add a finding (printf-style sentence). */
 void ns_page_finding(ns_page *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Add a section (after the key findings, in the order added); returns it
+ * to write its body into. */
+ns_html_section *ns_page_section(ns_page *p, const char *id, const char *title);
 /* Add a method fact; returns it for ns_page_fact_add. */
 ns_html_fact *ns_page_fact(ns_page *p, const char *term, int code);
 void ns_page_fact_add(ns_html_fact *f, const char *value);

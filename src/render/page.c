@@ -273,6 +273,7 @@ static void ns__method(ns_page *p, const ns_page_model *m) {
 void ns_render_page(ns_page *p, const ns_page_model *m) {
     ns__title(p, m);
     ns__render_page_findings(p, m);
+    ns__render_page_change(p, m); /* sections after the findings: one hook each */
     ns__render_page_data(p, m);
     ns__runs_table(p, m);
     ns__diff_table(p, m);

@@ -592,7 +592,7 @@ static void ns__handoff(ns__figs *f) {
     char *id = ns__fig_id_new(f->page, "handoff", NULL, NULL);
     ns_buf svg = {0}, cap = {0};
     char a[32];
-    ns_svg_plot p = {.id = id, .title = "The hand-off: stage shares against cold compile time",
+    ns_svg_plot p = {.id = id, .title = "The hand-off: stage shares against compile time",
                      .xname = "compile time", .xlabel = "compile time: summed report totals (s, log scale)",
                      .ylabel = "share of the compile's time (%)", .yunit = "%", .xlog = 1,
                      .series = ss, .nseries = n, .mark = "pt", .value_word = "share",
@@ -601,10 +601,11 @@ static void ns__handoff(ns__figs *f) {
     ns_svg_plot_draw(&svg, &p);
     ns_buf_printf(&cap, "Each configuration's share of each stage (colour) against its %scompile "
                         "time, the summed totals of its timing reports (median over the "
-                        "repeats); the marker is the model's family. Lines: each stage's median "
+                        "repeats)%s. Lines: each stage's median "
                         "share over %d bins of configurations of neighbouring compile time. "
                         "Stages that never hold 5%% of a bin are left out. Hand-off order: ",
-                  f->m->fig_mode ? "cold " : "", s->nbins);
+                  f->m->fig_mode ? "cold " : "",
+                  s->nfam ? "; the marker is the model's family" : "", s->nbins);
     for (int i = 0; i < s->nlead; i++) {
         ns_buf_printf(&cap, "%s%s", i ? " \xe2\x86\x92 " : "", t->stages.keys[s->lead[i]]);
         if (i + 1 < s->nlead) ns_buf_printf(&cap, " (to \xe2\x89\x88 %s s)", ns_svg_num(a, s->lead_to[i], 3));

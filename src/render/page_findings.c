@@ -135,6 +135,95 @@ static void ns__passes(ns_page *p, const ns_page_model *m) {
     }
 }
 
+/* The same two sentences from the findings engine (analyse/findings.h):
+ * every counted report, the sums `top --by stage` makes -- never the few
+ * runs the explorer shows. */
+static void ns__passes_found(ns_page *p, const ns_findings *f) {
+    const ns_top *t = &f->top;
+    char a[48], c[48], d[48];
+    if (f->heaviest >= 0 && t->total_wall > 0) {
+        const ns_top_row *row = &t->rows[f->heaviest];
+        const char *stage = row->stage >= 0                     ? t->stages.keys[row->stage]
+                            : row->stage == NS_TOP_MIXED_STAGE ? "mixed"
+                                                                : NULL;
+        ns_page_finding(p,
+                        "The heaviest pass is %s: %s over %ld occurrence%s, %s of the %s in "
+                        "%d report%s%s%s.",
+                        t->names.keys[f->heaviest], ns__s(a, row->wall), row->count,
+                        row->count == 1 ? "" : "s", ns__pct(c, row->wall / t->total_wall),
+                        ns__s(d, t->total_wall), t->reports, t->reports == 1 ? "" : "s",
+                        stage ? "; its stage: " : "", stage ? stage : "");
+    }
+    int best = f->dominant, second = -1;
+    for (size_t k = 0; best >= 0 && k < t->stages.count; k++)
+        if ((int)k != best && t->srows[k].self > 0 &&
+            (second < 0 || t->srows[k].self > t->srows[second].self))
+            second = (int)k;
+    if (best >= 0 && t->total_wall > 0) {
+        ns_buf maps = {0}, more = {0};
+        for (size_t k = 0; k < t->maps.count; k++)
+            ns_buf_printf(&maps, "%s%s", k ? " and " : "", t->maps.keys[k]);
+        ns_buf_puts(&more, "");
+        if (second >= 0)
+            ns_buf_printf(&more, "; next is %s with %s", t->stages.keys[second],
+                          ns__pct(d, t->srows[second].self / t->total_wall));
+        ns_page_finding(p,
+                        "By the %s stage map%s, %s takes the most time: %s of self time, %s of "
+                        "the total over every counted report (as npuscope top --by stage)%s.",
+                        maps.data, t->maps.count > 1 ? "s" : "", t->stages.keys[best],
+                        ns__s(a, t->srows[best].self), ns__pct(c, t->srows[best].self / t->total_wall),
+                        more.data);
+        ns_buf_free(&maps);
+        ns_buf_free(&more);
+    }
+}
+
+/* The regimes and the first fix, as the findings engine has them. */
+static void ns__regime_found(ns_page *p, const ns_findings *f) {
+    if (f->studied) {
+        ns_buf list = {0};
+        for (int i = 0; i < f->study.nregimes; i++)
+            ns_buf_printf(&list, "%s%s in %d", i ? ", " : "", f->study.regimes[i].stage,
+                          f->study.regimes[i].ncells);
+        ns_page_finding(p, "Regimes over the %d configurations (each one's largest median stage "
+                           "share): %s; the fixes are under What to change.",
+                        f->study.ncells, list.data);
+        ns_buf_free(&list);
+    } else if (f->ncases > 1) {
+        ns_buf list = {0};
+        for (int i = 0; i < f->ncases; i++) {
+            const ns_findings_case *c = &f->cases[i];
+            ns_buf_printf(&list, "%s%s %s", i ? "; " : "", c->name,
+                          c->regime >= 0 ? ns_stage_name(c->map, c->regime) : "(no stages)");
+            if (i == 7 && f->ncases > 9) {
+                ns_buf_printf(&list, "; %d more", f->ncases - 8);
+                break;
+            }
+        }
+        ns_page_finding(p, "Regimes (each one's largest median stage share): %s.", list.data);
+        ns_buf_free(&list);
+    } else if (f->ncases == 1) {
+        const ns_findings_case *c = &f->cases[0];
+        if (c->nadvice)
+            ns_page_finding(p, "What to change first (%s): %s", c->advice[0].rule,
+                            c->advice[0].text);
+        else
+            ns_page_finding(p, "Found: %s", c->found);
+    }
+    int miss = 0, hit = 0, warm = 0, compiled = 0;
+    for (int i = 0; i < f->ncases; i++) {
+        const ns_findings_case *c = &f->cases[i];
+        miss += c->cache == NS_CACHE_MISS || c->cache == NS_CACHE_MIXED;
+        hit += c->cache == NS_CACHE_HIT;
+        warm += c->warm_runs;
+        compiled += c->warm_compiled;
+    }
+    if (miss)
+        ns_page_finding(p, "The cache did not hit in %d of %d configurations: %d of %d warm runs "
+                           "compiled again (they printed a compile timing report).",
+                        miss, miss + hit, compiled, warm);
+}
+
 /* ====== The cache and the diff ====== */
 
 static void ns__cache(ns_page *p, const ns_page_model *m) {
@@ -266,11 +355,18 @@ static void ns__ratios(ns_page *p, const ns_page_ratios *rt) {
 /* ====== In page order ====== */
 
 void ns__render_page_findings(ns_page *p, const ns_page_model *m) {
+    const ns_findings *f = m->in->findings;
     ns__overview(p, m);
-    ns__passes(p, m);
-    ns__cache(p, m);
+    if (f) ns__passes_found(p, f);
+    else ns__passes(p, m);
+    /* the cache factor only where the engine saw no miss */
+    int miss = 0;
+    for (int i = 0; f && i < f->ncases; i++)
+        miss += f->cases[i].cache == NS_CACHE_MISS || f->cases[i].cache == NS_CACHE_MIXED;
+    if (!miss) ns__cache(p, m);
     ns__diff(p, m);
     for (int i = 0; i < m->nscaling; i++) ns__scaling(p, &m->scaling[i]);
-    ns__regime(p, m);
+    if (f) ns__regime_found(p, f);
+    else ns__regime(p, m);
     ns__ratios(p, &m->ratios);
 }

@@ -120,7 +120,8 @@ static int *ns__tag_cols_new(const ns_table *t, const ns_table_view *v, int *n) 
 
 typedef struct {
     const char *head; /* header cell */
-    int kind;         /* 0 tag, 1 fixed column, 2 metric, 3 regime, 4 stage share */
+    int kind;         /* 0 tag, 1 fixed column, 2 metric, 3 regime, 4 stage share,
+                       * 5 cache verdict */
     int idx;          /* which tag key, fixed column, metric or stage */
     int right;        /* right-aligned (numbers) */
 } ns__tcol;
@@ -139,6 +140,8 @@ static void ns__cell(ns_buf *b, const ns_table *t, const ns_table_row *x, const 
         double v = x->metrics[c->idx];
         if (!isfinite(v)) ns_buf_putc(b, '-');
         else ns__put_metric_text(b, v);
+    } else if (c->kind == 5) {
+        ns_buf_puts(b, x->cache >= 0 ? ns_cache_verdict_name((ns_cache_verdict)x->cache) : "-");
     } else if (c->kind == 3) {
         ns_buf_puts(b, x->regime >= 0 ? t->stages.keys[x->regime] : "-");
     } else {
@@ -162,6 +165,13 @@ static int ns__col_shown(const ns_table *t, int c) {
     return 0;
 }
 
+/* Has a row a cache verdict (a warm row)?  Then the text shows the column. */
+static int ns__any_verdict(const ns_table *t) {
+    for (int i = 0; i < t->nrows; i++)
+        if (t->rows[i].cache >= 0) return 1;
+    return 0;
+}
+
 /* ====== Fitting a terminal ====== */
 
 /* A column's priority when the text must fit a width (table.h): 0 always
@@ -171,6 +181,7 @@ static int ns__col_prio(const ns__tcol *c) {
     case 0: return 0;               /* the tags: what the row is */
     case 2: return 10 + c->idx;     /* metrics, each on its own */
     case 3: return 1;               /* regime */
+    case 5: return 1;               /* cache verdict */
     case 4: return 10000 + c->idx;  /* stage shares, each on its own */
     default: break;
     }
@@ -187,13 +198,15 @@ static int ns__col_prio(const ns__tcol *c) {
 static void ns__render_grid(ns_buf *b, const ns_table *t, const ns_table_view *v, int md) {
     int nst = (int)t->stages.count;
     ns__tcol *cols =
-        ns_xcalloc((size_t)(t->nkeys + NS__C_COUNT + t->nmetrics + 1 + nst), sizeof *cols);
+        ns_xcalloc((size_t)(t->nkeys + NS__C_COUNT + t->nmetrics + 2 + nst), sizeof *cols);
     int nc = 0, ntag;
     int *tag = ns__tag_cols_new(t, v, &ntag);
     for (int k = 0; k < ntag; k++) cols[nc++] = (ns__tcol){t->keys[tag[k]], 0, tag[k], 0};
     free(tag);
-    for (int c = 0; c < NS__C_COUNT; c++)
+    for (int c = 0; c < NS__C_COUNT; c++) {
         if (ns__col_shown(t, c)) cols[nc++] = (ns__tcol){ns__cols[c].head, 1, c, c != NS__C_MODE};
+        if (c == NS__C_CACHE && ns__any_verdict(t)) cols[nc++] = (ns__tcol){"cache", 5, 0, 0};
+    }
     for (int m = 0; m < t->nmetrics; m++) cols[nc++] = (ns__tcol){t->metrics[m], 2, m, 1};
     if (t->staged && ns_table_any_regime(t)) {
         cols[nc++] = (ns__tcol){"regime", 3, 0, 0};
@@ -297,6 +310,7 @@ static void ns__render_csv(ns_buf *b, const ns_table *t, const ns_table_view *v)
         ns_buf_putc(b, ',');
     }
     for (int c = 0; c < NS__C_COUNT; c++) ns_buf_printf(b, c ? ",%s" : "%s", ns__cols[c].key);
+    ns_buf_puts(b, ",cache");
     for (int m = 0; m < t->nmetrics; m++) {
         ns_buf_putc(b, ',');
         ns__prefixed(b, "metric:", t->metrics[m], 0);
@@ -321,6 +335,8 @@ static void ns__render_csv(ns_buf *b, const ns_table *t, const ns_table_view *v)
             ns_buf_putc(b, ',');
             ns__put_g(b, ns__col_value(x, c), "");
         }
+        ns_buf_putc(b, ',');
+        if (x->cache >= 0) ns_buf_puts(b, ns_cache_verdict_name((ns_cache_verdict)x->cache));
         for (int m = 0; m < t->nmetrics; m++) {
             ns_buf_putc(b, ',');
             ns__put_g(b, x->metrics[m], "");
@@ -366,6 +382,9 @@ static void ns__render_json(ns_buf *b, const ns_table *t, const ns_table_view *v
             ns_buf_printf(b, ",\"%s\":", ns__cols[c].key);
             ns__put_g(b, ns__col_value(x, c), "null");
         }
+        ns_buf_puts(b, ",\"cache\":");
+        if (x->cache >= 0) ns_buf_printf(b, "\"%s\"", ns_cache_verdict_name((ns_cache_verdict)x->cache));
+        else ns_buf_puts(b, "null");
         ns_buf_puts(b, ",\"metrics\":{");
         for (int m = 0; m < t->nmetrics; m++) {
             if (m) ns_buf_putc(b, ',');

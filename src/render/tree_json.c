@@ -79,6 +79,7 @@ static void ns__row_open(ns_buf *b, const ns_report *r, const ns_node *n, ns_tre
         ns_buf_puts(b, ",\"detail\":");
         ns_json_str(b, n->detail);
     }
+    if (n->beside) ns_buf_puts(b, ",\"beside\":true"); /* a trace's side track */
     /* wall_s and user_s always (user null when absent: the contract) */
     ns_buf_puts(b, ",\"wall_s\":");
     ns_num_put_json(b, n->val[NS_COL_WALL]);

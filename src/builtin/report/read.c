@@ -37,6 +37,7 @@ void ns__report_read_init(ns__report_read *r, ns_stage_sel *sel, int want_diff) 
     ns_study_keep_init(&r->study_keep);
     ns_diff_keep_init(&r->diff_keep, NULL);
     ns_strmap_init(&r->titles);
+    ns_findings_init(&r->findings, sel);
 }
 
 /* What the page reads of run `r`'s trees. */
@@ -79,6 +80,7 @@ static void ns__take_run(ns_run *r, void *ctx) {
     rd->sums[i] = ns__run_sums(rd, kept);
     ns_table_keep_stages(&rd->kept, kept, rd->sel);
     ns_study_keep_run(&rd->study_keep, kept, rd->sel, &rd->study_sums[i]);
+    ns_findings_keep_run(&rd->findings, kept);
     memset(&rd->diff_sums[i], 0, sizeof rd->diff_sums[i]);
     if (rd->want_diff) ns_diff_keep_run(&rd->diff_keep, kept, &rd->diff_sums[i]);
     ns_buf b = {0};
@@ -164,8 +166,12 @@ int ns__report_read_inputs(ns__report_read *r, char **inputs, int ninputs,
                 continue;
             }
             int got = r->set.nruns - before;
-            if (got == 0)
+            ns_buf hint = {0};
+            if (got == 0 && ns_cli_runs_hint(in, &hint))
+                ns_warn_at(NULL, 0, "%s: no runs found: %s", in, hint.data);
+            else if (got == 0)
                 ns_warn_at(NULL, 0, "%s: no runs found (a run folder holds run.json)", in);
+            ns_buf_free(&hint);
             ns_buf_printf(&r->from, "%s%s: %d run%s", r->from.len ? "; " : "", in, got,
                           got == 1 ? "" : "s");
         } else {
@@ -176,6 +182,11 @@ int ns__report_read_inputs(ns__report_read *r, char **inputs, int ninputs,
         int before = r->nlogs;
         if (ns_cli_scan(files, nfiles, ro, ns__keep_report, r) < 0) failed = 1;
         int got = r->nlogs - before;
+        /* the findings: one case per file, as advise reads them */
+        for (int i = before, j; i < r->nlogs; i = j) {
+            for (j = i + 1; j < r->nlogs && !strcmp(r->logs[j]->file, r->logs[i]->file); j++) {}
+            ns_findings_add_log(&r->findings, r->logs[i]->file, r->logs + i, j - i);
+        }
         ns_buf_printf(&r->from, "%s%s%s: %d timing report%s", r->from.len ? "; " : "",
                       nfiles ? files[0] : "standard input", nfiles > 1 ? " and the other logs" : "",
                       got, got == 1 ? "" : "s");
@@ -204,5 +215,6 @@ void ns__report_read_free(ns__report_read *r) {
     ns_diff_keep_free(&r->diff_keep);
     ns_strmap_free(&r->titles);
     free(r->title_n);
+    ns_findings_free(&r->findings);
     memset(r, 0, sizeof *r);
 }

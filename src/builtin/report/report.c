@@ -142,7 +142,7 @@ int ns_cmd_report(int argc, char **argv) {
     ns_page_input in = {rd.logs, rd.nlogs, &rd.set, rd.run_dir, rd.from.data,
                         o.inputs, o.ninputs, argc, argv,
                         /* the runs were read without their trees (read.c) */
-                        NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+                        NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     in.sums = rd.sums;
     in.kept = &rd.kept;
     in.study_sums = rd.study_sums;
@@ -153,6 +153,8 @@ int ns_cmd_report(int argc, char **argv) {
     in.title_n = rd.title_n;
     in.load = ns__report_load;
     in.load_ctx = &rd;
+    ns_findings_finish(&rd.findings, &rd.set);
+    in.findings = &rd.findings;
     ns_page_model_build(&m, &in, &o.page, &sel);
     built = 1;
     ns__warn_unmet(&m, &o.page);

@@ -51,6 +51,7 @@ typedef struct {
     ns_diff_sums *diff_sums;  /* per run, with want_diff: its diff summary (owned) */
     ns_strmap titles;       /* "producer: title" of the runs' reports, first-seen */
     int *title_n;           /* per title: the reports that had it (owned) */
+    ns_findings findings;   /* the findings of every input, as advise makes them */
 } ns__report_read;
 
 /* Set r up to read: sel gives the stage maps, want_diff says --a/--b. */
