@@ -11,16 +11,11 @@
 #   - refusals: too few configurations, a value of an axis the sweep held at
 #     one value, a category never measured, a missing axis -- exit 1 and a
 #     reason, no number;
-#   - (full tier) real mlir-opt-22 compiles over module sizes up to 8k
-#     functions and two pipelines: predictions at 16k and 32k within 20 % of
-#     the measured medians, the measurement inside the interval,
-#     extrapolation flagged.
 # Needs python3 and jq.  Sourced by tests/run.sh, or run alone:
 #   bash -c '. tests/lib.sh; . tests/run_predict.sh; finish'
-# (TIER=full for the real compiles).  Owns nothing but $TMP/predict.
+# Owns nothing but $TMP/predict.
 # EXPECT_* make a check fail on purpose (a wrong expectation):
-# EXPECT_PRED_WITHIN=0.0001, EXPECT_PRED_COVER=1.01, EXPECT_CLIFF_AT=9000,
-# EXPECT_REAL_WITHIN=0.0001.
+# EXPECT_PRED_WITHIN=0.0001, EXPECT_PRED_COVER=1.01, EXPECT_CLIFF_AT=9000.
 
 PRED=$TMP/predict
 mkdir -p "$PRED"
@@ -161,3 +156,21 @@ check "predict: a sparse third of the study predicts the held-back 40 (interior 
 check "predict: --format json has the contract's keys, strict JSON; measured and extrapolation marked" pred_contract
 check "predict: a 10 -> 23 -> 114 jump is a cliff, and a prediction past it says so" pred_cliff
 check "predict: too little data, a fixed tag's other value, an unmeasured category, a missing axis: refused" pred_refuse
+
+
+# --grid: every cell of the 5 x 4 x 3 grid from the sparse third, its 20
+# measured cells marked; --max-s: the window found costs the budget, and
+# the interval's ends bracket it
+pred_grid_inverse() {
+    pred_sparse || return 1
+    "$NPUSCOPE" predict --grid --format json "$PRED/train" >"$PRED/grid.json" || return 1
+    jqt '(.predictions | length) == 60 and ([.predictions[] | select(.measured)] | length) == 20 and
+        ([.predictions[] | select(.measured) | .measured_value] | length) == 20' "$PRED/grid.json" || return 1
+    "$NPUSCOPE" predict --format json --max-s "${EXPECT_BUDGET:-30}" --vary window \
+        --at model=qwen2-7b,precision=int8 "$PRED/train" >"$PRED/max.json" || return 1
+    jqt '.budget == 30 and (.predictions[0] | .at.model == "qwen2-7b" and
+        ((.total_s - 30) | fabs) < 0.01 and .max.axis == "window" and
+        .max.interval[0] < .max.value and .max.value < .max.interval[1] and
+        (.at.window | tonumber) == .max.value)' "$PRED/max.json"
+}
+check "predict: --grid marks the measured cells; --max-s finds the window that costs the budget" pred_grid_inverse

@@ -102,14 +102,19 @@ static void ns__at_text(ns_buf *b, const ns_pred *p, const ns_pred_point *q) {
 }
 
 static void ns__at_json(ns_buf *b, const ns_pred *p, const ns_pred_point *q,
-                        const ns_kvlist *given) {
+                        const ns_kvlist *given, int vary) {
     ns_buf_putc(b, '{');
     for (int a = 0; a < p->naxes; a++) {
         if (a) ns_buf_putc(b, ',');
         ns_json_str(b, p->axes[a].name);
         ns_buf_putc(b, ':');
-        const char *g = given ? ns_kv_get(given, p->axes[a].name) : NULL;
-        if (p->axes[a].numeric && !g) {
+        const char *g = given && a != vary ? ns_kv_get(given, p->axes[a].name) : NULL;
+        int l = 0; /* a measured value by its text (a model by its name) */
+        while (p->axes[a].numeric && !g && l < p->axes[a].nlevels && p->axes[a].xs[l] != q->x[a])
+            l++;
+        if (p->axes[a].numeric && !g && l < p->axes[a].nlevels) {
+            ns_json_str(b, p->axes[a].levels[l]);
+        } else if (p->axes[a].numeric && !g) {
             char t[64];
             snprintf(t, sizeof t, "%.15g", q->x[a]);
             ns_json_str(b, t);
@@ -328,7 +333,7 @@ static void ns__render_json(ns_buf *b, const ns_pred *p, const char *yspec, cons
         const ns__answer *an = &ans[i];
         const ns_pred_point *q = &an->pt;
         ns_buf_puts(b, i ? ",\n{\"at\":" : "\n{\"at\":");
-        ns__at_json(b, p, q, given && an->vary < 0 ? &given[i] : NULL);
+        ns__at_json(b, p, q, given ? &given[i] : NULL, an->vary);
         ns_buf_putc(b, ',');
         ns_json_str(b, key);
         ns_buf_putc(b, ':');
@@ -561,7 +566,7 @@ int ns_cmd_predict(int argc, char **argv) {
     }
     if (fmt == NS__PRED_TEXT)
         ns__render_text(&b, &p, yspec, mode, n, ans, nans, cl, ncl, budget);
-    else ns__render_json(&b, &p, yspec, mode, ans, nans, grid || vary ? NULL : ats.ats, cl, ncl, budget);
+    else ns__render_json(&b, &p, yspec, mode, ans, nans, grid ? NULL : ats.ats, cl, ncl, budget);
     if (ns_buf_flush(&b, stdout) || fflush(stdout)) {
         ns_error("error writing the output");
         rc = NS_EXIT_USAGE;
