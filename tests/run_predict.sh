@@ -174,3 +174,54 @@ pred_grid_inverse() {
         (.at.window | tonumber) == .max.value)' "$PRED/max.json"
 }
 check "predict: --grid marks the measured cells; --max-s finds the window that costs the budget" pred_grid_inverse
+
+# sweep --adaptive 20 over the study's 60-configuration grid (a third):
+# predict --grid on what it measured gets the generator's regime right in
+# >= 90 % of the clear cells (the top stage at least 1.25x the next); the
+# same sweep in two steps (--adaptive 10, then 20) measures the same 20
+pred_adaptive_sweep() { # DIR N
+    "$NPUSCOPE" sweep -q -o "$1" -n 1 --preset npu --npuw --mode cold --tag NPUW_LLM=YES \
+        --adaptive "$2" -L model=qwen2-0.5b,llama3.2-1b,qwen2.5-1.5b,phi3-3.8b,qwen2-7b \
+        -L window=128,1024,4096,32768 -L precision=int4,int8,fp16 \
+        -- python3 "$PWD/tests/helpers/gen-study.py" --compile '{model}' '{window}' '{precision}' \
+        >/dev/null 2>&1
+}
+pred_adaptive() {
+    local n=${EXPECT_ADAPTIVE_N:-20}
+    pred_adaptive_sweep "$PRED/ad" "$n" || { echo "adaptive sweep failed"; return 1; }
+    [ "$(ls "$PRED/ad" | grep -c -- -cold-r01)" -eq "$n" ] || { ls "$PRED/ad" | head; return 1; }
+    "$NPUSCOPE" predict --grid --format json "$PRED/ad" >"$PRED/ad.json" || return 1
+    python3 - "$PRED/ad.json" "${EXPECT_REGIMES:-0.9}" <<'EOF2' || return 1
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("g", "tests/helpers/gen-study.py")
+g = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(g)
+pred = json.load(open(sys.argv[1]))["predictions"]
+n = ok = 0
+for p in pred:
+    a = p["at"]
+    st = {}
+    for _, passes in g.costs(a["model"], int(a["window"]), a["precision"]):
+        for stage, name, t in passes:
+            st[stage] = st.get(stage, 0) + float("%.4f" % t)
+    v = sorted(st.values(), reverse=True)
+    if v[0] < 1.25 * v[1]:
+        continue
+    n += 1
+    ok += p["regime"] == g.regime(a["model"], int(a["window"]), a["precision"])[0]
+print("regimes right in %d of %d clear cells" % (ok, n))
+sys.exit(0 if len(pred) == 60 and n >= 30 and ok >= float(sys.argv[2]) * n else 1)
+EOF2
+    # resumable and deterministic: 10, then 20 more into another folder
+    pred_adaptive_sweep "$PRED/ad2" 10 && pred_adaptive_sweep "$PRED/ad2" "$n" || return 1
+    diff <(ls "$PRED/ad") <(ls "$PRED/ad2") || { echo "the two-step sweep measured others"; return 1; }
+    # --target-error stops early once the model checks within it
+    "$NPUSCOPE" sweep -o "$PRED/ad3" -n 1 --preset npu --npuw --mode cold --tag NPUW_LLM=YES \
+        --adaptive 20 --target-error 5 -L model=qwen2-0.5b,llama3.2-1b,qwen2.5-1.5b,phi3-3.8b,qwen2-7b \
+        -L window=128,1024,4096,32768 -L precision=int4,int8,fp16 \
+        -- python3 "$PWD/tests/helpers/gen-study.py" --compile '{model}' '{window}' '{precision}' \
+        >/dev/null 2>"$PRED/ad3.err" || return 1
+    grep -q 'at most the 5 % of --target-error: done' "$PRED/ad3.err" &&
+    [ "$(ls "$PRED/ad3" | wc -l)" -lt "$n" ]
+}
+check "sweep --adaptive 20 of 60: regimes right in >= 90 % of clear cells; resumed in two steps, the same 20; --target-error stops early" pred_adaptive

@@ -19,6 +19,9 @@
 #include "cli/options.h"
 #include "analyse/predict.h"
 #include "base/jsonw.h"
+#include "capture/sweep_grid.h"
+
+#include <jansson.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -84,6 +87,8 @@ typedef struct {
     int vary;          /* --max-s: the axis varied, else -1 */
     double vlo, vhi;   /* --max-s: the largest value under the budget by the
                           interval's upper and lower ends */
+    ns_kvlist cell;    /* --grid from the declared grid: the cell's values */
+    char *refused;     /* why this cell cannot be predicted (owned), or NULL */
 } ns__answer;
 
 static void ns__at_text(ns_buf *b, const ns_pred *p, const ns_pred_point *q) {
@@ -208,6 +213,13 @@ static void ns__render_text(ns_buf *b, const ns_pred *p, const char *yspec, cons
     for (int i = 0; i < nans; i++) {
         ns__answer *an = &ans[i];
         const ns_pred_point *q = &an->pt;
+        if (an->refused) {
+            for (int k = 0; k < an->cell.n; k++)
+                ns_buf_printf(b, "%s%s=%s", k ? ", " : "", an->cell.items[k].key,
+                              an->cell.items[k].value);
+            ns_buf_printf(b, ": not predicted: %s\n", an->refused);
+            continue;
+        }
         if (an->vary >= 0) {
             const ns_pred_axis *ax = &p->axes[an->vary];
             ns_buf_printf(b, "largest %s under %.10g: ", ax->name, budget);
@@ -224,7 +236,11 @@ static void ns__render_text(ns_buf *b, const ns_pred *p, const char *yspec, cons
                 continue;
             }
         }
-        ns__at_text(b, p, q);
+        if (an->cell.n) /* a declared cell: its values as the sweep wrote them */
+            for (int k = 0; k < an->cell.n; k++)
+                ns_buf_printf(b, "%s%s=%s", k ? ", " : "", an->cell.items[k].key,
+                              an->cell.items[k].value);
+        else ns__at_text(b, p, q);
         ns_buf_puts(b, ": ");
         ns__v(b, q->value);
         ns_buf_printf(b, " (%.0f%% interval ", 100 * p->level);
@@ -333,7 +349,25 @@ static void ns__render_json(ns_buf *b, const ns_pred *p, const char *yspec, cons
         const ns__answer *an = &ans[i];
         const ns_pred_point *q = &an->pt;
         ns_buf_puts(b, i ? ",\n{\"at\":" : "\n{\"at\":");
-        ns__at_json(b, p, q, given ? &given[i] : NULL, an->vary);
+        if (an->refused) {
+            ns_buf_putc(b, '{');
+            for (int k = 0; k < an->cell.n; k++) {
+                if (k) ns_buf_putc(b, ',');
+                ns_json_str(b, an->cell.items[k].key);
+                ns_buf_putc(b, ':');
+                ns_json_str(b, an->cell.items[k].value);
+            }
+            ns_buf_puts(b, "},");
+            ns_json_str(b, key);
+            ns_buf_puts(b, ":null,\"value\":null,\"interval\":null,\"level\":");
+            ns__g(b, p->level);
+            ns_buf_puts(b, ",\"regime\":null,\"extrapolation\":null,\"measured\":false,"
+                           "\"refused\":");
+            ns_json_str(b, an->refused);
+            ns_buf_putc(b, '}');
+            continue;
+        }
+        ns__at_json(b, p, q, an->cell.n ? &an->cell : given ? &given[i] : NULL, an->vary);
         ns_buf_putc(b, ',');
         ns_json_str(b, key);
         ns_buf_putc(b, ':');
@@ -402,6 +436,50 @@ static int ns__grid(const ns_pred *p, ns__answer **out) {
             q->x[a] = p->axes[a].numeric ? p->axes[a].xs[l] : NAN;
         }
     }
+    return n;
+}
+
+/* The grid the sweep was asked for (capture/sweep_grid.h), when the one
+ * INPUT holds it: every cell, the ones the model cannot speak for kept
+ * with the reason.  Returns the number of cells, or -1 (no such file). */
+static int ns__grid_declared(const char *dir, ns_pred *p, ns__answer **out) {
+    ns_buf path = {0};
+    ns_buf_printf(&path, "%s/%s", dir, NS_GRID_FILE);
+    json_error_t err;
+    json_t *doc = json_load_file(path.data, 0, &err), *axes = json_object_get(doc, "axes");
+    int n = -1;
+    size_t na = json_array_size(axes), total = 1;
+    for (size_t a = 0; a < na; a++) {
+        json_t *vals = json_object_get(json_array_get(axes, a), "values");
+        if (!json_is_string(json_object_get(json_array_get(axes, a), "name")) ||
+            !json_array_size(vals) || total > 100000)
+            goto out;
+        total *= json_array_size(vals);
+    }
+    if (!na) goto out;
+    *out = ns_xcalloc(total + 1, sizeof **out);
+    for (size_t i = 0; i < total; i++) {
+        ns__answer *an = &(*out)[i];
+        an->vary = -1;
+        size_t r = i;
+        for (size_t a = na; a-- > 0;) {
+            json_t *ax = json_array_get(axes, a), *vals = json_object_get(ax, "values");
+            const char *v = json_string_value(json_array_get(vals, r % json_array_size(vals)));
+            r /= json_array_size(vals);
+            ns_kv_set(&an->cell, json_string_value(json_object_get(ax, "name")), v ? v : "");
+        }
+        /* in the order the sweep declared them */
+        ns_kvlist ordered = {0};
+        for (int k = an->cell.n - 1; k >= 0; k--)
+            ns_kv_set(&ordered, an->cell.items[k].key, an->cell.items[k].value);
+        ns_kv_free(&an->cell);
+        an->cell = ordered;
+        if (ns_pred_point_at(p, &an->cell, &an->pt) < 0) an->refused = ns_strdup(p->why);
+    }
+    n = (int)total;
+out:
+    json_decref(doc);
+    ns_buf_free(&path);
     return n;
 }
 
@@ -520,7 +598,8 @@ int ns_cmd_predict(int argc, char **argv) {
         }
     }
     if (grid) {
-        nans = ns__grid(&p, &ans);
+        nans = ninputs == 1 ? ns__grid_declared(inputs[0], &p, &ans) : -1;
+        if (nans < 0) nans = ns__grid(&p, &ans);
     } else {
         int want = vary ? 1 : ats.n;
         ans = ns_xcalloc((size_t)want + 1, sizeof *ans);
@@ -548,6 +627,7 @@ int ns_cmd_predict(int argc, char **argv) {
     }
     for (int i = 0; i < nans; i++) {
         ns_pred_point *q = &ans[i].pt;
+        if (ans[i].refused) continue;
         if (ans[i].vary >= 0) {
             int a = ans[i].vary;
             ans[i].vlo = ns__inverse(&p, q, a, budget, 1);
@@ -573,7 +653,11 @@ int ns_cmd_predict(int argc, char **argv) {
     }
     ns_diag_summary();
 out:
-    for (int i = 0; i < nans; i++) ns_pred_point_free(&ans[i].pt);
+    for (int i = 0; i < nans; i++) {
+        ns_pred_point_free(&ans[i].pt);
+        ns_kv_free(&ans[i].cell);
+        free(ans[i].refused);
+    }
     free(ans);
     free(cl);
     ns_pred_free(&p);

@@ -200,6 +200,13 @@ static const char ns__sweep[] =
     "  --shard K/N        run configurations c with c % N == K (0 <= K < N), for\n"
     "                     N machines; merge the folders by plain copy\n"
     "  --dry-run          print the plan (run ids, environment, argv) and stop\n"
+    "  --adaptive N       measure at most N configurations of the grid: its\n"
+    "                     corners and centre first, then each time the one whose\n"
+    "                     prediction (see predict) is least certain; resumable,\n"
+    "                     and a shard chooses among its own configurations\n"
+    "  --target-error PCT with --adaptive: stop once the leave-one-out median\n"
+    "                     error of the model is at most PCT %\n"
+    "The grid asked for is kept in DIR/.npuscope-grid.json (predict --grid).\n"
     NS__RECORD_OPTIONS;
 
 static const char ns__table[] =
