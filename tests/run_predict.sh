@@ -225,3 +225,28 @@ EOF2
     [ "$(ls "$PRED/ad3" | wc -l)" -lt "$n" ]
 }
 check "sweep --adaptive 20 of 60: regimes right in >= 90 % of clear cells; resumed in two steps, the same 20; --target-error stops early" pred_adaptive
+
+# report --predict on the adaptive sweep: the two figures and the table;
+# the regime map has a cell for every combination of the measured values,
+# as many outlined as there are measured configurations
+pred_page() {
+    [ -d "$PRED/ad" ] || pred_adaptive_sweep "$PRED/ad" 20 || return 1
+    rm -rf "$PRED/svg"
+    "$NPUSCOPE" report -q -o "$PRED/p.html" --svg-dir "$PRED/svg" \
+        --predict model=qwen2-14b,window=8192,precision=int8 \
+        --predict model=qwen2-7b,window=1024,precision=bf16 "$PRED/ad" 2>/dev/null || return 1
+    [ -s "$PRED/svg/predict-loo.svg" ] && [ -s "$PRED/svg/predict-regime-map.svg" ] ||
+        { ls "$PRED/svg"; return 1; }
+    local measured cells models
+    measured=$(grep -c 'class="cell measured"' "$PRED/svg/predict-regime-map.svg")
+    cells=$(grep -c 'class="cell ' "$PRED/svg/predict-regime-map.svg")
+    models=$(ls "$PRED/ad" | sed 's/_window.*//' | sort -u | wc -l)
+    [ "$measured" -eq "${EXPECT_MEASURED_CELLS:-20}" ] && [ "$cells" -eq $((models * 12)) ] ||
+        { echo "map: $measured measured of $cells cells ($models models)"; return 1; }
+    grep -c '<circle' "$PRED/svg/predict-loo.svg" | grep -qx 20 || { echo "loo points"; return 1; }
+    # the table: the 14B row with a number and an interval, the bf16 row refused
+    sed -n '/<table id="predict-table">/,/<\/table>/p' "$PRED/p.html" >"$PRED/t.html"
+    grep -q '<td>model=qwen2-14b, window=8192, precision=int8</td><td class="num">[0-9.]*</td><td>[0-9.]* \.\. [0-9.]*</td><td>memory-scheduling</td><td>model 2x above</td>' "$PRED/t.html" &&
+    grep -q 'precision=bf16 was never measured' "$PRED/t.html"
+}
+check "report --predict: predicted-against-measured, the regime map (measured cells marked), the table" pred_page

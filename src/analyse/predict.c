@@ -120,7 +120,16 @@ static void ns__axes(ns_pred *p, const ns_run *const *runs, const int *idx, int 
                     if (ax->xs[u] == ax->xs[v]) ax->numeric = 0;
             if (!ax->numeric) ax->derived = 0;
         }
-        if (ax->numeric) {
+        if (ax->numeric) { /* levels by value: 0.5b before 7b, 128 before 1024 */
+            for (int v = 1; v < ax->nlevels; v++)
+                for (int u = v; u > 0 && ax->xs[u - 1] > ax->xs[u]; u--) {
+                    double tx = ax->xs[u];
+                    ax->xs[u] = ax->xs[u - 1];
+                    ax->xs[u - 1] = tx;
+                    char *tl = ax->levels[u];
+                    ax->levels[u] = ax->levels[u - 1];
+                    ax->levels[u - 1] = tl;
+                }
             ax->lo = ax->hi = ax->xs[0];
             for (int v = 1; v < ax->nlevels; v++) {
                 if (ax->xs[v] < ax->lo) ax->lo = ax->xs[v];

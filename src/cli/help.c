@@ -500,6 +500,11 @@ static const char ns__report[] =
     "                     the window of the study's family fingerprint and of\n"
     "                     precision-size's time panel (default: the window most\n"
     "                     families share)\n"
+    "  --predict K=V[,K=V...]\n"
+    "                     add the sweep's predictions (see predict): predicted\n"
+    "                     against measured, the predicted regime map with the\n"
+    "                     measured cells marked, and a row for this\n"
+    "                     configuration; repeatable\n"
     "  --label-regex RE   as for tree\n"
     NS__NPU_OPTIONS
     "  -q, --quiet        no warnings\n"
