@@ -11,11 +11,15 @@
 #   - refusals: too few configurations, a value of an axis the sweep held at
 #     one value, a category never measured, a missing axis -- exit 1 and a
 #     reason, no number;
+#   - --grid and --max-s; `sweep --adaptive 20` of the study's 60 (regimes of
+#     the clear cells, resumed in two steps, --target-error); report
+#     --predict's figures and table.
 # Needs python3 and jq.  Sourced by tests/run.sh, or run alone:
 #   bash -c '. tests/lib.sh; . tests/run_predict.sh; finish'
 # Owns nothing but $TMP/predict.
 # EXPECT_* make a check fail on purpose (a wrong expectation):
-# EXPECT_PRED_WITHIN=0.0001, EXPECT_PRED_COVER=1.01, EXPECT_CLIFF_AT=9000.
+# EXPECT_PRED_WITHIN=0.0001, EXPECT_PRED_COVER=1.01, EXPECT_CLIFF_AT=9000,
+# EXPECT_REGIMES=1.01, EXPECT_MEASURED_CELLS=19, EXPECT_BUDGET=31.
 
 PRED=$TMP/predict
 mkdir -p "$PRED"
@@ -250,58 +254,3 @@ pred_page() {
     grep -q 'precision=bf16 was never measured' "$PRED/t.html"
 }
 check "report --predict: predicted-against-measured, the regime map (measured cells marked), the table" pred_page
-
-# Real compiles (full tier): mlir-opt-22 over module sizes 2k..8k functions
-# and two pipelines (the tag pipe), 3 runs each; then 16k and 32k, 3 runs
-# each, measured to check the predictions made without them.  y is the
-# compile's user CPU time: on a machine shared with other work (the test
-# machine ran at a load of 7-18 on 2 CPUs) the wall time of one compile
-# varied 2-4x between repeats, the CPU time by about 15 %; the sizes start
-# at 2k because below it the process's fixed start (~0.07 s) bends the
-# power law.  About a minute of compiles on an idle machine.
-pred_real() {
-    local d=$PRED/real n
-    mkdir -p "$d"
-    for n in 2000 4000 6000 8000 16000 32000; do
-        awk -v n=$n 'BEGIN { for (i = 0; i < n; i++) {
-            printf "func.func @f%d(%%a: i32, %%b: i32) -> i32 {\n", i
-            printf "  %%0 = arith.addi %%a, %%b : i32\n  %%1 = arith.muli %%0, %%a : i32\n"
-            printf "  %%2 = arith.addi %%1, %%0 : i32\n  return %%2 : i32\n}\n" } }' >"$d/in$n.mlir"
-    done
-    cat >"$d/compile.sh" <<'SH'
-#!/bin/sh
-# compile.sh FUNCS PIPE: pipeline a canonicalizes, b also runs CSE twice
-case $2 in
-a) p='builtin.module(func.func(canonicalize))' ;;
-*) p='builtin.module(func.func(cse,canonicalize,cse))' ;;
-esac
-exec mlir-opt-22 --mlir-timing --pass-pipeline="$p" "$(dirname "$0")/in$1.mlir" -o /dev/null
-SH
-    "$NPUSCOPE" sweep -q -o "$d/train" -n 3 --preset mlir -L funcs=2000,4000,6000,8000 -L pipe=a,b \
-        -- sh "$d/compile.sh" '{funcs}' '{pipe}' >/dev/null 2>&1 || { echo "train sweep failed"; return 1; }
-    "$NPUSCOPE" sweep -q -o "$d/test" -n 3 --preset mlir -L funcs=16000,32000 -L pipe=a,b \
-        -- sh "$d/compile.sh" '{funcs}' '{pipe}' >/dev/null 2>&1 || { echo "test sweep failed"; return 1; }
-    "$NPUSCOPE" predict --y user --format json --at funcs=16000,pipe=a --at funcs=16000,pipe=b \
-        --at funcs=32000,pipe=a --at funcs=32000,pipe=b "$d/train" >"$d/pred.json" || return 1
-    # the measured median of each test configuration's user time
-    jq -rs 'group_by(.tags.funcs + " " + .tags.pipe)[] | ([.[].user_s] | sort) as $u |
-        [.[0].tags.funcs + " " + .[0].tags.pipe,
-         (if ($u | length) % 2 == 1 then $u[($u | length - 1) / 2]
-          else ($u[($u | length) / 2 - 1] + $u[($u | length) / 2]) / 2 end)] | @tsv' \
-        "$d"/test/*/run.json | sort >"$d/measured.tsv"
-    jq -r '.predictions[] | [.at.funcs + " " + .at.pipe, .user_s, .interval[0], .interval[1],
-        .extrapolation, .extrapolation_by.funcs] | @tsv' "$d/pred.json" | sort >"$d/pred.tsv"
-    join -t "$(printf '\t')" "$d/measured.tsv" "$d/pred.tsv" >"$d/joined.tsv"
-    cat "$d/joined.tsv"
-    awk -F'\t' -v within="${EXPECT_REAL_WITHIN:-0.20}" '
-        { n++; e = ($3 - $2) / $2; if (e < 0) e = -e
-          if (e > within) { print "error " e " > " within ": " $0; bad = 1 }
-          if ($2 < $4 || $2 > $5) { print "measured outside the interval: " $0; bad = 1 }
-          if ($6 != "true" || $7 < 1.9) { print "extrapolation not flagged: " $0; bad = 1 } }
-        END { if (n != 4) { print n " configurations"; exit 1 } exit bad }' "$d/joined.tsv"
-}
-if [ "${TIER:-full}" = full ] && command -v mlir-opt-22 >/dev/null 2>&1; then
-    check "predict: real mlir-opt-22 sizes 2k..8k, two pipelines: 16k and 32k within 20 %, inside the interval, extrapolation flagged" pred_real
-else
-    skip "predict on real mlir-opt-22 compiles (16k and 32k from 2k..8k; make check)"
-fi
