@@ -67,3 +67,7 @@ echo
 echo "${bold}\$ npuscope report -o npuscope-study.html $out/npu/runs${norm}"
 ./npuscope report -q -o npuscope-study.html "$out/npu/runs"
 echo "the study page: open file://$(pwd)/npuscope-study.html in a browser"
+echo
+echo "${bold}\$ npuscope predict --at model=qwen2-14b,window=8192,precision=int8 $out/npu/runs${norm}"
+echo "(a configuration the study never ran: a 14B model at an 8K window)"
+./npuscope predict --at model=qwen2-14b,window=8192,precision=int8 "$out/npu/runs"

@@ -25,6 +25,7 @@ static const ns__command ns__commands[] = {
     {"advise", ns_cmd_advise},
     {"report", ns_cmd_report},
     {"watch", ns_cmd_watch},
+    {"predict", ns_cmd_predict},
 };
 
 int main(int argc, char **argv) {

@@ -239,6 +239,9 @@ group "6. large input"
 # the constructed study: regimes, the per-report fit, size_b, the page figures (tests/run_study.sh)
 # shellcheck source=tests/run_study.sh
 . tests/run_study.sh
+# predict: a sparse study, a cliff, refusals; real mlir-opt-22 sizes in the full tier (tests/run_predict.sh)
+# shellcheck source=tests/run_predict.sh
+. tests/run_predict.sh
 # the vpux stage map against the compiler's own pass order (tests/stagemap)
 # shellcheck source=tests/run_stagemap.sh
 . tests/run_stagemap.sh

@@ -22,6 +22,10 @@
  *     counted in one warning per cause; a point with x <= 0 or y <= 0 is
  *     kept in the output but left out of the fit (warning).
  *
+ * The reading of runs and records into points and groups is
+ * analyse/fitting.c's (shared with `predict`); this file is the command
+ * line and the renderings.
+ *
  * Groups print in the order of their --by value (numbers as numbers),
  * then cold, warm, none.  Text is for people (seconds %.4f, exponents
  * %.4f); CSV (one line per point, the fit repeated on each) and JSON (the
@@ -32,7 +36,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "analyse/dataset.h"
-#include "analyse/fit.h"
+#include "analyse/fitting.h"
 #include "base/jsonw.h"
 #include "base/strmap.h"
 #include "render/grid.h"
@@ -46,304 +50,6 @@
 /* --format: an index into ns__fit_formats */
 enum { NS__FIT_TEXT, NS__FIT_CSV, NS__FIT_JSON };
 static const char *const ns__fit_formats[] = {"text", "csv", "json", NULL};
-
-/* ====== Groups ====== */
-
-typedef struct {
-    const char *group; /* --by value (borrowed), NULL without --by */
-    const char *mode;  /* cache mode of its runs (borrowed), NULL for CSV */
-    double x;          /* x of the run or record */
-    double y;          /* y of it */
-    const ns_run *run; /* the run (NULL for CSV) */
-    long line;         /* CSV: line of the record; --per report: the report's index */
-} ns__obs;
-
-typedef struct {
-    const char *group; /* --by value (borrowed), NULL without --by */
-    const char *mode;  /* cache mode (borrowed), NULL for CSV */
-    ns_fit fit;        /* its points and fit */
-} ns__group;
-
-typedef struct {
-    const char *xname;  /* --x as given */
-    const char *yname;  /* --y as given */
-    const char *byname; /* --by, or NULL */
-    int csv;            /* inputs are CSV tables */
-    int per_report;     /* --per report: a point per timing report */
-    ns_strmap names;    /* derived --by values (family), owning their text */
-    int y_time;         /* y is seconds (text headers say " s") */
-    ns__obs *obs;       /* observations, then sorted into groups */
-    int nobs;           /* entries in obs */
-    ns__group *groups;  /* fits, in output order */
-    int ngroups;        /* entries in groups */
-    int total;          /* runs read / records read */
-    int counted;        /* counted runs that matched (run folders) */
-    int nmodes;         /* distinct modes among the counted runs */
-    int total_reports;  /* --per report: reports of the counted runs */
-} ns__fitset;
-
-static int ns__cmp_obs(const void *pa, const void *pb) {
-    const ns__obs *a = pa, *b = pb;
-    int c = ns_text_cmp(a->group, b->group);
-    if (c) return c;
-    c = ns_mode_rank(a->mode) - ns_mode_rank(b->mode);
-    if (c) return c;
-    if (a->mode && b->mode && (c = strcmp(a->mode, b->mode))) return c;
-    if (a->x != b->x) return a->x < b->x ? -1 : 1;
-    if (a->y != b->y) return a->y < b->y ? -1 : 1;
-    if (a->run != b->run) return a->run < b->run ? -1 : 1; /* reading order */
-    return a->line < b->line ? -1 : a->line > b->line;
-}
-
-static int ns__same_group(const ns__obs *a, const ns__obs *b) {
-    return ns_text_cmp(a->group, b->group) == 0 && ns_text_cmp(a->mode, b->mode) == 0;
-}
-
-static void ns__add_obs(ns__fitset *s, const ns__obs *o) {
-    s->obs = ns_xrealloc(s->obs, sizeof *s->obs * (size_t)(s->nobs + 1));
-    s->obs[s->nobs++] = *o;
-}
-
-/* Runs at one point that differ in a tag other than x and --by: the
- * median mixes them.  Each such tag is named once. */
-static void ns__check_mixed(const ns__fitset *s, const ns__obs *o, int n, ns_strmap *warned) {
-    for (int i = 1; i < n; i++) {
-        const ns_run *a = o[0].run, *b = o[i].run;
-        for (int pass = 0; pass < 2; pass++) {
-            const ns_run *p = pass ? b : a, *q = pass ? a : b;
-            for (int k = 0; k < p->tags.n; k++) {
-                const char *key = p->tags.items[k].key;
-                if (strcmp(key, s->xname) == 0 || (s->byname && strcmp(key, s->byname) == 0))
-                    continue;
-                const char *v = ns_kv_get(&q->tags, key);
-                if (v && strcmp(v, p->tags.items[k].value) == 0) continue;
-                if (ns_strmap_find(warned, key) != (size_t)-1) continue;
-                int added;
-                ns_strmap_intern(warned, key, &added);
-                ns_warn_at(NULL, 0, "runs at the same %s differ in the tag '%s': each point's "
-                                    "median mixes them (choose with --where, or split with --by)",
-                           s->xname, key);
-            }
-        }
-    }
-}
-
-/* Sort the observations and make one fit per group: for run folders one
- * point per x (the median of its runs), for CSV one point per record. */
-static void ns__build(ns__fitset *s) {
-    if (s->nobs > 1) qsort(s->obs, (size_t)s->nobs, sizeof *s->obs, ns__cmp_obs);
-    ns_strmap warned;
-    ns_strmap_init(&warned);
-    double *ys = ns_xcalloc((size_t)s->nobs + 1, sizeof *ys);
-    for (int i = 0; i < s->nobs;) {
-        int j = i;
-        while (j < s->nobs && ns__same_group(&s->obs[i], &s->obs[j])) j++;
-        s->groups = ns_xrealloc(s->groups, sizeof *s->groups * (size_t)(s->ngroups + 1));
-        ns__group *g = &s->groups[s->ngroups++];
-        memset(g, 0, sizeof *g);
-        g->group = s->obs[i].group;
-        g->mode = s->obs[i].mode;
-        for (int k = i; k < j;) {
-            int e = k + 1;
-            if (!s->csv && !s->per_report)
-                while (e < j && s->obs[e].x == s->obs[k].x) e++;
-            for (int t = k; t < e; t++) ys[t - k] = s->obs[t].y;
-            ns_fit_add(&g->fit, s->obs[k].x, ys, (size_t)(e - k));
-            if (!s->csv && !s->per_report) ns__check_mixed(s, &s->obs[k], e - k, &warned);
-            k = e;
-        }
-        i = j;
-    }
-    free(ys);
-    ns_strmap_free(&warned);
-}
-
-/* "model=m1, mode cold" (or "all runs"), for people. */
-static void ns__group_label(ns_buf *b, const ns__fitset *s, const ns__group *g) {
-    size_t at = b->len;
-    if (s->byname) ns_buf_printf(b, "%s=%s", s->byname, g->group ? g->group : "");
-    if (g->mode && (s->nmodes > 1 || strcmp(g->mode, "none") != 0))
-        ns_buf_printf(b, "%smode %s", b->len > at ? ", " : "", g->mode);
-    if (b->len == at)
-        ns_buf_puts(b, s->csv ? "all rows" : s->per_report ? "all reports" : "all runs");
-    /* values from the runs: no control characters on a terminal */
-    for (size_t i = at; i < b->len; i++)
-        if ((unsigned char)b->data[i] < 0x20 || b->data[i] == 0x7f) b->data[i] = ' ';
-}
-
-/* ====== Reading ====== */
-
-/* What a fit needs of one run's reports, taken as the run is read so that
- * its trees can be freed at once (a history of 100,000 runs does not fit
- * in memory with them): x and y of the run, or, --per report, each
- * report's point. */
-typedef struct {
-    double x, y; /* the report's x and y (NaN where it has none) */
-    int code;    /* ns_report_point: 0 both, 1 no x, 2 no y */
-} ns__pt;
-
-typedef struct {
-    double x, y;  /* ns_run_value of --x and --y (not --per report) */
-    ns__pt *pts;  /* --per report: a point per report, in report order (owned) */
-    int npts;     /* entries in pts: the run's reports */
-} ns__digest;
-
-typedef struct {
-    ns_runset *set;      /* the runs, trees freed */
-    int cap;             /* allocated entries of set->runs and dig */
-    ns__digest *dig;     /* per run of set (owned) */
-    const ns_field *fx;  /* --x */
-    const ns_field *fy;  /* --y */
-    int per_report;      /* --per report */
-} ns__fit_reader;
-
-static void ns__fit_take(ns_run *r, void *ctx) {
-    ns__fit_reader *rd = ctx;
-    int i = rd->set->nruns;
-    if (i == rd->cap) {
-        rd->cap = rd->cap ? 2 * rd->cap : 64;
-        rd->set->runs = ns_xrealloc(rd->set->runs, sizeof *rd->set->runs * (size_t)rd->cap);
-        rd->dig = ns_xrealloc(rd->dig, sizeof *rd->dig * (size_t)rd->cap);
-    }
-    ns_run *kept = &rd->set->runs[rd->set->nruns++];
-    *kept = *r;
-    ns__digest *d = &rd->dig[i];
-    memset(d, 0, sizeof *d);
-    if (rd->per_report) {
-        d->npts = kept->nreports;
-        d->pts = ns_xcalloc((size_t)kept->nreports + 1, sizeof *d->pts);
-        for (int k = 0; k < kept->nreports; k++)
-            d->pts[k].code = ns_report_point(kept->reports[k], rd->fx, rd->fy, &d->pts[k].x,
-                                             &d->pts[k].y);
-    } else {
-        d->x = ns_run_value(kept, rd->fx);
-        d->y = ns_run_value(kept, rd->fy);
-    }
-    ns_run_free_reports(kept);
-}
-
-/* Run folders: observations of the counted runs (their values taken as
- * they were read, rd). */
-static void ns__from_runs(ns__fitset *s, const ns__fit_reader *rd, const ns_kvlist *where,
-                          const char *mode, const ns_field *fx) {
-    const ns_runset *set = rd->set;
-    ns_selection sel;
-    ns_select_runs(set, where, mode, &sel);
-    s->total = set->nruns;
-    s->counted = sel.n;
-    const char *modes[1];
-    s->nmodes = ns_selection_modes(&sel, modes, 1);
-    int no_by = 0, no_x = 0, no_y = 0;
-    for (int i = 0; i < sel.n; i++) {
-        const ns_run *r = sel.runs[i];
-        ns__obs o = {NULL, r->mode, NAN, NAN, r, 0};
-        char buf[256];
-        if (s->byname) {
-            const char *g = ns_run_tag(r, s->byname, buf, sizeof buf);
-            if (!g) {
-                no_by++;
-                continue;
-            }
-            int added;
-            size_t at = ns_strmap_intern(&s->names, g, &added);
-            o.group = s->names.keys[at];
-        }
-        const ns__digest *d = &rd->dig[r - set->runs];
-        if (s->per_report) {
-            s->total_reports += d->npts;
-            for (int k = 0; k < d->npts; k++) {
-                o.line = k;
-                o.x = d->pts[k].x;
-                o.y = d->pts[k].y;
-                switch (d->pts[k].code) {
-                case 1: no_x++; break;
-                case 2: no_y++; break;
-                default: ns__add_obs(s, &o);
-                }
-            }
-            continue;
-        }
-        if (isnan(o.x = d->x)) {
-            no_x++;
-            continue;
-        }
-        if (isnan(o.y = d->y)) {
-            no_y++;
-            continue;
-        }
-        ns__add_obs(s, &o);
-    }
-    const char *unit = s->per_report ? "report" : "run";
-    if (no_by)
-        ns_warn_at(NULL, 0, "%d run%s without the tag '%s' left out", no_by,
-                   no_by == 1 ? "" : "s", s->byname);
-    if (no_x)
-        ns_warn_at(NULL, 0, "%d %s%s without a number for %s%s left out", no_x, unit,
-                   no_x == 1 ? "" : "s", fx->kind == NS_FIELD_TAG ? "the tag " : "", s->xname);
-    if (no_y)
-        ns_warn_at(NULL, 0, "%d %s%s without a value of %s left out", no_y, unit,
-                   no_y == 1 ? "" : "s", s->yname);
-    ns_selection_free(&sel);
-}
-
-/* Text from a file, fit for a message: control characters become '?',
- * and more than 40 characters end in "...".  Always allocated. */
-static void ns__printable(ns_buf *b, const char *s) {
-    ns_buf_puts(b, "");
-    size_t n = 0;
-    for (; *s && n < 40; s++, n += ((unsigned char)*s & 0xC0) != 0x80)
-        ns_buf_putc(b, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
-    if (*s) ns_buf_puts(b, "...");
-}
-
-/* A CSV table: one observation per record.  Returns -1 when a named
- * column is missing (error printed). */
-static int ns__from_csv(ns__fitset *s, const ns_csv *t) {
-    int cx = ns_csv_col(t, s->xname), cy = ns_csv_col(t, s->yname);
-    int cb = s->byname ? ns_csv_col(t, s->byname) : -1;
-    const char *missing = cx < 0 ? s->xname : cy < 0 ? s->yname : s->byname && cb < 0 ? s->byname
-                                                                                       : NULL;
-    if (missing) {
-        ns_buf cols = {0};
-        for (int c = 0; c < t->ncols && c < 20; c++) {
-            if (c) ns_buf_puts(&cols, ", ");
-            ns__printable(&cols, t->head[c]);
-        }
-        if (t->ncols > 20) ns_buf_printf(&cols, " and %d more", t->ncols - 20);
-        ns_error("%s: no column '%s' (the columns are: %s)", t->file, missing, cols.data);
-        ns_buf_free(&cols);
-        return -1;
-    }
-    s->total += t->nrows;
-    for (int r = 0; r < t->nrows; r++) {
-        ns__obs o = {NULL, NULL, NAN, NAN, NULL, t->lines[r]};
-        const char *vx = ns_csv_cell(t, r, cx), *vy = ns_csv_cell(t, r, cy);
-        if (s->byname) {
-            o.group = ns_csv_cell(t, r, cb);
-            if (!o.group) o.group = "";
-        }
-        const char *bad = !vx || !ns_text_number(vx, &o.x) ? s->xname
-                          : !vy || !ns_text_number(vy, &o.y) ? s->yname
-                                                             : NULL;
-        if (bad) {
-            const char *v = bad == s->xname ? vx : vy;
-            ns_buf shown = {0};
-            if (v && *v) {
-                ns_buf_putc(&shown, '\'');
-                ns__printable(&shown, v);
-                ns_buf_putc(&shown, '\'');
-            } else {
-                ns_buf_puts(&shown, "an empty field");
-            }
-            ns_warn_at(t->file, t->lines[r], "column '%s': %s is not a number; record left out",
-                       bad, shown.data);
-            ns_buf_free(&shown);
-            continue;
-        }
-        ns__add_obs(s, &o);
-    }
-    return 0;
-}
 
 /* ====== Numbers ====== */
 
@@ -378,10 +84,10 @@ static void ns__put_x(ns_buf *b, double v) {
 
 /* ====== Text ====== */
 
-static void ns__render_group_text(ns_buf *b, const ns__fitset *s, const ns__group *g) {
+static void ns__render_group_text(ns_buf *b, const ns_fitset *s, const ns_fit_group *g) {
     const ns_fit *f = &g->fit;
     ns_buf c = {0};
-    ns__group_label(b, s, g);
+    ns_fitset_label(b, s, g);
     if (f->ok) {
         ns_buf_printf(b, ": %s = %.6g * %s^%.4f\n", s->yname, f->prefactor, s->xname, f->exponent);
         ns_buf_printf(b, "  exponent %.4f, 95%% CI ", f->exponent);
@@ -458,7 +164,7 @@ static void ns__render_group_text(ns_buf *b, const ns__fitset *s, const ns__grou
     ns_buf_free(&c);
 }
 
-static void ns__render_text(ns_buf *b, const ns__fitset *s, char **inputs, int ninputs) {
+static void ns__render_text(ns_buf *b, const ns_fitset *s, char **inputs, int ninputs) {
     ns_buf_printf(b, "power law %s = prefactor * %s^exponent, least squares in log-log space\n",
                   s->yname, s->xname);
     if (s->csv) {
@@ -486,7 +192,7 @@ static void ns__json_str_or_null(ns_buf *b, const char *s) {
     else ns_buf_puts(b, "null");
 }
 
-static void ns__render_json(ns_buf *b, const ns__fitset *s) {
+static void ns__render_json(ns_buf *b, const ns_fitset *s) {
     ns_buf_puts(b, "{\"format\":\"npuscope-fit\",\"version\":1,\"x\":");
     ns_json_str(b, s->xname);
     ns_buf_puts(b, ",\"y\":");
@@ -499,7 +205,7 @@ static void ns__render_json(ns_buf *b, const ns__fitset *s) {
     if (s->per_report) ns_buf_printf(b, ",\"per\":\"report\",\"reports\":%d", s->total_reports);
     ns_buf_puts(b, ",\"fits\":[");
     for (int i = 0; i < s->ngroups; i++) {
-        const ns__group *g = &s->groups[i];
+        const ns_fit_group *g = &s->groups[i];
         const ns_fit *f = &g->fit;
         ns_buf_puts(b, i ? ",\n{\"group\":" : "\n{\"group\":");
         ns__json_str_or_null(b, g->group);
@@ -556,11 +262,11 @@ static void ns__render_json(ns_buf *b, const ns__fitset *s) {
 /* One line per point; the fit of its group repeated on each line, so the
  * file plots and filters without joins.  local_slope is the slope from
  * the previous x to this one. */
-static void ns__render_csv(ns_buf *b, const ns__fitset *s) {
+static void ns__render_csv(ns_buf *b, const ns_fitset *s) {
     ns_buf_puts(b, "group,mode,x,y,n,min,max,outliers,in_fit,fitted,residual,local_slope,cliff,"
                    "exponent,prefactor,r2,ci95_lo,ci95_hi\n");
     for (int i = 0; i < s->ngroups; i++) {
-        const ns__group *g = &s->groups[i];
+        const ns_fit_group *g = &s->groups[i];
         const ns_fit *f = &g->fit;
         int k = 0;
         for (int j = 0; j < f->npts; j++) {
@@ -674,9 +380,9 @@ static int ns__opt_where(const ns_option *opt, const char *v, const char **why) 
 int ns_cmd_fit(int argc, char **argv) {
     int fmt = NS__FIT_TEXT, per = 0;
     static const char *const pers[] = {"run", "report", NULL};
-    ns__fitset s = {0};
+    ns_fitset s = {0};
     ns_runset set = {0};
-    ns__fit_reader rd = {&set, 0, NULL, NULL, NULL, 0}; /* run folders read run by run */
+    ns_fit_reader rd = {&set, 0, NULL, NULL, NULL, 0}; /* run folders read run by run */
     ns_kvlist where = {0};
     ns_csv *tables = NULL;
     int ntables = 0;
@@ -762,7 +468,7 @@ int ns_cmd_fit(int argc, char **argv) {
                 goto out;
             }
         for (int i = 0; i < ntables; i++)
-            if (ns__from_csv(&s, &tables[i]) < 0) {
+            if (ns_fitset_from_csv(&s, &tables[i]) < 0) {
                 rc = NS_EXIT_USAGE;
                 goto out;
             }
@@ -787,7 +493,7 @@ int ns_cmd_fit(int argc, char **argv) {
         rd.fy = &fy;
         rd.per_report = s.per_report;
         for (int i = 0; i < ninputs; i++)
-            if (ns_runs_each(inputs[i], ns__fit_take, &rd) < 0) rc = NS_EXIT_USAGE;
+            if (ns_runs_each(inputs[i], ns_fit_reader_take, &rd) < 0) rc = NS_EXIT_USAGE;
         if (rc) goto out;
         if (set.nruns == 0) {
             ns_error("no runs found in %s%s", inputs[0],
@@ -795,18 +501,18 @@ int ns_cmd_fit(int argc, char **argv) {
             rc = NS_EXIT_NOTHING;
             goto out;
         }
-        ns__from_runs(&s, &rd, &where, mode, &fx);
+        ns_fitset_from_runs(&s, &rd, &where, mode, &fx);
     }
-    ns__build(&s);
+    ns_fitset_build(&s);
     int fitted = 0;
     for (int i = 0; i < s.ngroups; i++) {
-        ns__group *g = &s.groups[i];
+        ns_fit_group *g = &s.groups[i];
         if (s.per_report) g->fit.min_step = NS_FIT_MIN_STEP;
         if (ns_fit_power(&g->fit) == 0) fitted++;
         int out_of_fit = g->fit.npts - g->fit.used;
         if (out_of_fit) {
             ns_buf label = {0};
-            ns__group_label(&label, &s, g);
+            ns_fitset_label(&label, &s, g);
             ns_warn_at(NULL, 0, "%s: %d point%s with x <= 0 or y <= 0 left out of the fit "
                                 "(a power law has no logarithm there)",
                        label.data, out_of_fit, out_of_fit == 1 ? "" : "s");
@@ -835,17 +541,13 @@ int ns_cmd_fit(int argc, char **argv) {
     }
     ns_diag_summary();
 out:
-    for (int i = 0; i < s.ngroups; i++) ns_fit_free(&s.groups[i].fit);
-    free(s.groups);
-    free(s.obs);
+    ns_fitset_free(&s);
     for (int i = 0; i < ntables; i++) ns_csv_free(&tables[i]);
     free(tables);
-    for (int i = 0; i < set.nruns; i++) free(rd.dig[i].pts);
-    free(rd.dig);
+    ns_fit_reader_free(&rd);
     ns_runset_free(&set);
     ns_stage_sel_free(&stages);
     ns_kv_free(&where);
-    ns_strmap_free(&s.names);
     free(inputs);
     ns_buf_free(&b);
     return rc;

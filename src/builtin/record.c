@@ -25,6 +25,8 @@
 #include "capture/rundir.h"
 #include "capture/runner.h"
 #include "capture/sweep_plan.h"
+#include "capture/adaptive.h"
+#include "capture/sweep_grid.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -56,6 +58,8 @@ typedef struct {
     const char *npuw;      /* --npuw[=LAYOUT] */
     int no_npu;            /* --no-npu */
     int sweep;             /* 1 for sweep, 0 for record (which takes one --mode) */
+    long adaptive;         /* sweep: --adaptive N (0: the whole grid) */
+    double target_error;   /* sweep: --target-error PCT (0: none) */
 } ns__rec_opts;
 
 /* ====== Options ====== */
@@ -171,6 +175,8 @@ static int ns__parse(ns__rec_opts *o, int argc, char **argv, int sweep) {
         NS_OPT_CHOICE(0, "order", &order, "interleave|grouped", orders),
         NS_OPT_CALL(0, "shard", "K/N", ns__opt_shard, o),
         NS_OPT_FLAG(0, "dry-run", &o->dry_run),
+        NS_OPT_INT(0, "adaptive", &o->adaptive, "N", 1, 1000000),
+        NS_OPT_DOUBLE(0, "target-error", &o->target_error, "PCT", 0),
         NS_OPT_END(),
     };
     const ns_option *const tables[] = {rec, sweep ? swp : NULL, NULL};
@@ -182,6 +188,12 @@ static int ns__parse(ns__rec_opts *o, int argc, char **argv, int sweep) {
     if (p != NS_OPTIONS_OK) return p == NS_OPTIONS_HELP ? 1 : -1;
     o->preset = presets[preset];
     o->order = order ? NS_ORDER_GROUPED : NS_ORDER_INTERLEAVE;
+    if (o->target_error > 0 && !o->adaptive) {
+        ns_options_usage(cmd, "--target-error goes with --adaptive N");
+        return -1;
+    }
+    /* an adaptive sweep measures a configuration at a time (capture/adaptive.h) */
+    if (o->adaptive) o->order = NS_ORDER_GROUPED;
     if (at >= argc) {
         ns_options_usage(cmd, "no command to run (give it after '--')");
         return -1;
@@ -356,6 +368,8 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
                             "an npuscope that was killed\n",
                     o->out_dir, stale, stale == 1 ? "" : "s", (double)freed / 1e6);
     }
+    /* the grid asked for, beside the runs: predict --grid's cells */
+    if (sweep && !o->dry_run && o->axes.naxes) ns_sweep_grid_write(o->out_dir, &o->axes);
     ns_runner rn = {o->out_dir, o->preset,     o->timeout_s, o->grace_s,
                     o->show_output, o->metrics, o->collect, o->ncollect, o->npuw,
                     o->dry_run ? NULL : ns__live_new(o), o->no_npu};
@@ -365,7 +379,15 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
     long done = 0, skipped = 0, failed = 0;
     if (!o->dry_run) ns_capture_install_signals();
 
+    ns_adaptive ad = {o->out_dir, &o->axes, (int)o->adaptive, o->target_error, o->modes[0],
+                      o->quiet};
     for (size_t k = 0; k < plan.n; k++) {
+        /* --adaptive: before each configuration, choose which one */
+        if (o->adaptive && (k == 0 || plan.items[k].config != plan.items[k - 1].config) &&
+            !ns_adaptive_next(&ad, &plan, k)) {
+            plan.n = k;
+            break;
+        }
         const ns_plan_item *it = &plan.items[k];
         ns_axes_config(&o->axes, it->config, idx);
         const char *mode = o->modes[it->mode];

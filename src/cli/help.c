@@ -25,6 +25,7 @@ static const char ns__general[] =
     "  advise   the regime of each compile and what to change, with numbers\n"
     "  report   one self-contained HTML page: findings, trees, tables, figures\n"
     "  watch    follow a log still being written: the pass running now, then the tree\n"
+    "  predict  what an unmeasured configuration will cost, with an interval\n"
     "\n"
     "INPUT is a log file (any text holding MLIR --mlir-timing reports, LLVM\n"
     "-time-passes / -ftime-report tables, MLIR JSON timing output), a Chrome\n"
@@ -202,6 +203,13 @@ static const char ns__sweep[] =
     "  --shard K/N        run configurations c with c % N == K (0 <= K < N), for\n"
     "                     N machines; merge the folders by plain copy\n"
     "  --dry-run          print the plan (run ids, environment, argv) and stop\n"
+    "  --adaptive N       measure at most N configurations of the grid: its\n"
+    "                     corners and centre first, then each time the one whose\n"
+    "                     prediction (see predict) is least certain; resumable,\n"
+    "                     and a shard chooses among its own configurations\n"
+    "  --target-error PCT with --adaptive: stop once the leave-one-out median\n"
+    "                     error of the model is at most PCT %\n"
+    "The grid asked for is kept in DIR/.npuscope-grid.json (predict --grid).\n"
     NS__RECORD_OPTIONS;
 
 static const char ns__table[] =
@@ -495,6 +503,11 @@ static const char ns__report[] =
     "                     the window of the study's family fingerprint and of\n"
     "                     precision-size's time panel (default: the window most\n"
     "                     families share)\n"
+    "  --predict K=V[,K=V...]\n"
+    "                     add the sweep's predictions (see predict): predicted\n"
+    "                     against measured, the predicted regime map with the\n"
+    "                     measured cells marked, and a row for this\n"
+    "                     configuration; repeatable\n"
     "  --label-regex RE   as for tree\n"
     NS__NPU_OPTIONS
     "  -q, --quiet        no warnings\n"
@@ -525,6 +538,48 @@ static const char ns__watch[] =
     NS__NPU_OPTIONS
     "  -q, --quiet        no status line, no warnings\n";
 
+static const char ns__predict[] =
+    "usage: npuscope predict [--y FIELD] [--mode M] --at K=V[,K=V...]... DIR...\n"
+    "       npuscope predict [--y FIELD] [--mode M] --grid DIR...\n"
+    "       npuscope predict [--y FIELD] --max-s S --vary AXIS [--at K=V,...] DIR...\n"
+    "\n"
+    "What a configuration the sweep did not run will cost.  Each stage of the\n"
+    "compile (the stage map's self times; see 'npuscope stages') is fitted as a\n"
+    "power law of the sweep's axes -- numeric axes in log space (a model name's\n"
+    "size in billions too), categorical ones (precision, pipeline) as factors,\n"
+    "with exponents per level when that checks better -- and the stages are\n"
+    "summed.  Every configuration is predicted once from all the others\n"
+    "(leave-one-configuration-out), and that error is printed with the\n"
+    "prediction: 'LOO: median error 5 %, worst 14 % over 16 configurations'.\n"
+    "Each prediction has an interval (90% by default), the regime (the stage\n"
+    "predicted to take the most time), and says whether it extrapolates past\n"
+    "the measured range of an axis and by what factor, whether it was measured,\n"
+    "and whether it lies past a cliff (a local slope of the measured points\n"
+    "more than 1.0 above the exponent, as fit flags it).  It refuses, exit 1,\n"
+    "when the data cannot carry a prediction: too few configurations, a value\n"
+    "of a tag the sweep held at one value, a category it never measured.\n"
+    "Predictions hold for the machine and environment the sweep ran on.\n"
+    "\n"
+    "options:\n"
+    "  --at K=V[,K=V...]  a configuration to predict: a value of every axis the\n"
+    "                     sweep varies (model=qwen2-14b: a model's size from its\n"
+    "                     name); repeat for more\n"
+    "  --grid             every cell of the sweep's grid (each axis's measured\n"
+    "                     values), measured cells marked\n"
+    "  --max-s S          with --vary AXIS: the largest value of AXIS whose\n"
+    "                     prediction stays under S (in y's unit: seconds, or MiB\n"
+    "                     with --y peak), with the values at the interval's ends;\n"
+    "                     --at gives the other axes\n"
+    "  --vary AXIS        the numeric axis --max-s varies\n"
+    "  --y FIELD          what to predict: total (default: the report totals,\n"
+    "                     the stages summed), wall, peak, pass:NAME, stage:NAME\n"
+    "  --mode MODE        the runs of this cache mode (needed when the sweep has\n"
+    "                     several)\n"
+    "  --level P          the interval's probability (default 0.9)\n"
+    "  --stages [MAP]     the stage map (auto, vpux, mlir or a file)\n"
+    "  --format F         text (default) or json (docs/formats.md)\n"
+    "  -q, --quiet        no warnings\n";
+
 void ns_help(const char *cmd) {
     const char *text = ns__general;
     if (cmd && strcmp(cmd, "tree") == 0) text = ns__tree;
@@ -538,6 +593,7 @@ void ns_help(const char *cmd) {
     else if (cmd && strcmp(cmd, "advise") == 0) text = ns__advise;
     else if (cmd && strcmp(cmd, "report") == 0) text = ns__report;
     else if (cmd && strcmp(cmd, "watch") == 0) text = ns__watch;
+    else if (cmd && strcmp(cmd, "predict") == 0) text = ns__predict;
     fputs(text, stdout);
     if (text != ns__general) return;
 #define NS__EXIT_LINE(name, status, what) printf("  %-4d %s\n", status, what);

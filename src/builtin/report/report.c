@@ -31,7 +31,17 @@ typedef struct {
     ns_read_opts ro;        /* --label-regex, --npu, --npuw, -q */
     char **inputs;          /* inputs as given (borrowed from argv) */
     int ninputs;            /* entries in inputs */
+    const char **predict;   /* --predict K=V[,K=V...] (borrowed from argv) */
+    int npredict;           /* entries in predict */
 } ns__opts;
+
+static int ns__opt_predict(const ns_option *opt, const char *v, const char **why) {
+    ns__opts *o = opt->ctx;
+    (void)why;
+    o->predict = ns_xrealloc(o->predict, sizeof *o->predict * (size_t)(o->npredict + 1));
+    o->predict[o->npredict++] = v;
+    return 0;
+}
 
 static int ns__kv_ok(const char *spec) {
     const char *eq = strchr(spec, '=');
@@ -61,6 +71,7 @@ static int ns__options(int argc, char **argv, ns__opts *o, int *done) {
         NS_OPT_STRING(0, "b", &o->page.sel_b, "K=V[,K=V...]"),
         NS_OPT_CALL(0, "baseline", "K=V", ns__opt_baseline, &o->page.baseline),
         NS_OPT_STRING(0, "fingerprint-window", &o->page.fp_window, "W"),
+        NS_OPT_CALL(0, "predict", "K=V[,K=V...]", ns__opt_predict, o),
         NS_OPT_READ(&o->ro),
         NS_OPT_END(),
     };
@@ -159,6 +170,8 @@ int ns_cmd_report(int argc, char **argv) {
     built = 1;
     ns__warn_unmet(&m, &o.page);
     ns_render_page(&page, &m);
+    if (o.npredict) /* the predictions' figures and table (builtin/report/predict.c) */
+        ns__report_predict(&page, o.inputs, o.ninputs, o.predict, o.npredict, &sel);
     if (ns_html_page(&html, &page) < 0) {
         rc = NS_EXIT_USAGE;
         goto out;
@@ -176,5 +189,6 @@ out:
     ns_stage_sel_free(&sel);
     ns__report_read_free(&rd);
     free(o.inputs);
+    free(o.predict);
     return rc;
 }

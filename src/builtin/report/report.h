@@ -13,6 +13,7 @@
  *              subtitle's account of what each input gave
  *   write.c    writing the page to a file or standard output, and each
  *              figure as a standalone .svg (--svg-dir)
+ *   predict.c  --predict: the model of the sweep, its figures and table
  *
  * The page itself is not the command's: analyse/page.h builds its model,
  * render/page.h turns the model into the page, render/html.h lays it out.
@@ -66,6 +67,14 @@ int ns__report_read_inputs(ns__report_read *r, char **inputs, int ninputs,
  * is a warning, and its trees are left out (-1). */
 int ns__report_load(void *ctx, int run);
 void ns__report_read_free(ns__report_read *r);
+
+/* ====== Predictions (predict.c) ====== */
+
+/* --predict K=V[,K=V...] (specs[0..nspecs)): the model of the folders
+ * among inputs, its figures and table added to page.  Returns 0, or -1
+ * (a warning says why; the page goes on without them). */
+int ns__report_predict(ns_page *page, char **inputs, int ninputs, const char *const *specs,
+                       int nspecs, ns_stage_sel *sel);
 
 /* ====== Writing (write.c) ====== */
 

@@ -1,0 +1,261 @@
+/* predict_lsq.c -- the least squares of one part of the predictor
+ * (predict.h): the columns of its two forms, the fit, and the refits that
+ * leave each configuration out.
+ *
+ * Ordinary least squares through the normal equations, inverted by
+ * Gauss-Jordan with partial pivoting: a sweep has tens of configurations
+ * and a form a handful of columns, so the inverse is cheap and is wanted
+ * anyway (a prediction's leverage).  Numeric columns are centred (ln x
+ * minus its mean), which keeps the equations well conditioned.  A column
+ * that is constant over the rows of a fit (a level no row has, a level
+ * every row has) is dropped from that fit; a refit that drops a column the
+ * left-out configuration needs (its level's only configuration) cannot
+ * predict it, and the form is not checked, so not used.
+ * Left out: regularisation, weights, and any search over subsets of axes.
+ */
+#include "analyse/predict_int.h"
+#include "analyse/stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ====== Columns ====== */
+
+int ns_pred_ncols(const ns_pred *p, int form) {
+    int nnum = 0, ndum = 0;
+    for (int a = 0; a < p->naxes; a++) {
+        if (p->axes[a].numeric) nnum++;
+        else ndum += p->axes[a].nlevels - 1;
+    }
+    return 1 + nnum + ndum + (form ? ndum * nnum : 0);
+}
+
+void ns_pred_row(const ns_pred *p, int form, const double *lx, const int *level, double *row) {
+    int k = 0;
+    row[k++] = 1;
+    for (int a = 0; a < p->naxes; a++)
+        if (p->axes[a].numeric) row[k++] = lx[a];
+    int dum0 = k;
+    for (int a = 0; a < p->naxes; a++)
+        if (!p->axes[a].numeric)
+            for (int l = 1; l < p->axes[a].nlevels; l++) row[k++] = level[a] == l;
+    if (!form) return;
+    int ndum = k - dum0;
+    for (int d = 0; d < ndum; d++)
+        for (int a = 0; a < p->naxes; a++)
+            if (p->axes[a].numeric) row[k++] = row[dum0 + d] * lx[a];
+}
+
+/* ====== Least squares ====== */
+
+/* Fit y on the rows of X (n x nc) whose use[] is set.  keep[j]: column j
+ * enters (not constant over those rows; the intercept always).  beta and
+ * inv are over the kept columns (nk and nk x nk).  Returns nk, or -1 when
+ * the equations are singular or there are not more rows than columns. */
+static int ns__lsq(const double *X, const double *y, int n, int nc, const unsigned char *use,
+                   int *keep, double *beta, double *inv, double *rss) {
+    int nk = 0, rows = 0;
+    for (int j = 0; j < nc; j++) {
+        keep[j] = j == 0;
+        double first = NAN;
+        for (int i = 0; i < n && !keep[j]; i++) {
+            if (!use[i]) continue;
+            if (isnan(first)) first = X[i * nc + j];
+            else if (X[i * nc + j] != first) keep[j] = 1;
+        }
+        nk += keep[j];
+    }
+    for (int i = 0; i < n; i++) rows += use[i] != 0;
+    if (rows <= nk) return -1;
+    int *col = ns_xcalloc((size_t)nk, sizeof *col);
+    for (int j = 0, k = 0; j < nc; j++)
+        if (keep[j]) col[k++] = j;
+    /* [A | I] with A = X'X, and X'y */
+    int w = 2 * nk;
+    double *m = ns_xcalloc((size_t)(nk * w), sizeof *m), *xty = ns_xcalloc((size_t)nk, sizeof *xty);
+    for (int i = 0; i < n; i++) {
+        if (!use[i]) continue;
+        const double *r = X + (size_t)i * (size_t)nc;
+        for (int a = 0; a < nk; a++) {
+            xty[a] += r[col[a]] * y[i];
+            for (int b = 0; b < nk; b++) m[a * w + b] += r[col[a]] * r[col[b]];
+        }
+    }
+    double scale = 0;
+    for (int a = 0; a < nk; a++) {
+        m[a * w + nk + a] = 1;
+        if (m[a * w + a] > scale) scale = m[a * w + a];
+    }
+    int ok = 1;
+    for (int c = 0; c < nk && ok; c++) {
+        int piv = c;
+        for (int r = c + 1; r < nk; r++)
+            if (fabs(m[r * w + c]) > fabs(m[piv * w + c])) piv = r;
+        if (!(fabs(m[piv * w + c]) > 1e-10 * scale)) {
+            ok = 0;
+            break;
+        }
+        if (piv != c)
+            for (int k = 0; k < w; k++) {
+                double t = m[c * w + k];
+                m[c * w + k] = m[piv * w + k];
+                m[piv * w + k] = t;
+            }
+        double d = m[c * w + c];
+        for (int k = 0; k < w; k++) m[c * w + k] /= d;
+        for (int r = 0; r < nk; r++) {
+            if (r == c || m[r * w + c] == 0) continue;
+            double f = m[r * w + c];
+            for (int k = 0; k < w; k++) m[r * w + k] -= f * m[c * w + k];
+        }
+    }
+    if (ok) {
+        for (int a = 0; a < nk; a++) {
+            beta[a] = 0;
+            for (int b = 0; b < nk; b++) {
+                inv[a * nk + b] = m[a * w + nk + b];
+                beta[a] += inv[a * nk + b] * xty[b];
+            }
+        }
+        *rss = 0;
+        for (int i = 0; i < n; i++) {
+            if (!use[i]) continue;
+            double f = 0;
+            for (int a = 0; a < nk; a++) f += X[(size_t)i * (size_t)nc + col[a]] * beta[a];
+            *rss += (y[i] - f) * (y[i] - f);
+        }
+    }
+    free(m);
+    free(xty);
+    free(col);
+    return ok ? nk : -1;
+}
+
+/* The kept columns' part of a full row, dotted with beta. */
+static double ns__dot_kept(const double *row, const int *keep, int nc, const double *beta) {
+    double f = 0;
+    for (int j = 0, k = 0; j < nc; j++)
+        if (keep[j]) f += row[j] * beta[k++];
+    return f;
+}
+
+/* ====== A part ====== */
+
+typedef struct {
+    int nk;          /* kept columns */
+    int *keep;       /* per column */
+    double *beta;    /* nk */
+    double *inv;     /* nk x nk */
+    double rss;      /* residual sum of squares */
+    double press;    /* sum of squared leave-one-out errors */
+    double *loo;     /* per configuration: ln prediction without it */
+} ns__form_fit;
+
+static void ns__form_free(ns__form_fit *f) {
+    free(f->keep);
+    free(f->beta);
+    free(f->inv);
+    free(f->loo);
+    memset(f, 0, sizeof *f);
+}
+
+/* Fit form `form` and check it by leaving each used row out.  Returns 0,
+ * or -1 when it cannot be fitted or checked. */
+static int ns__try_form(int form, const double *X, int nc, const double *lnv, int n, int nused,
+                        ns__form_fit *ff) {
+    unsigned char *use = ns_xcalloc((size_t)n + 1, 1);
+    for (int i = 0; i < n; i++) use[i] = !isnan(lnv[i]);
+    ff->keep = ns_xcalloc((size_t)nc, sizeof *ff->keep);
+    ff->beta = ns_xcalloc((size_t)nc, sizeof *ff->beta);
+    ff->inv = ns_xcalloc((size_t)(nc * nc), sizeof *ff->inv);
+    ff->loo = ns_xcalloc((size_t)n + 1, sizeof *ff->loo);
+    int *k2 = ns_xcalloc((size_t)nc, sizeof *k2);
+    double *b2 = ns_xcalloc((size_t)nc, sizeof *b2), *i2 = ns_xcalloc((size_t)(nc * nc), sizeof *i2);
+    int rc = -1;
+    (void)form;
+    ff->nk = ns__lsq(X, lnv, n, nc, use, ff->keep, ff->beta, ff->inv, &ff->rss);
+    if (ff->nk < 0 || nused < ff->nk + 2) goto out;
+    ff->press = 0;
+    for (int i = 0; i < n; i++) {
+        ff->loo[i] = NAN;
+        if (!use[i]) continue;
+        use[i] = 0;
+        double rss2;
+        int nk2 = ns__lsq(X, lnv, n, nc, use, k2, b2, i2, &rss2);
+        use[i] = 1;
+        if (nk2 < 0) goto out;
+        /* a column this refit dropped must be one the left-out row does
+         * not need: the constant the other rows have */
+        for (int j = 0; j < nc; j++) {
+            if (k2[j]) continue;
+            for (int r = 0; r < n; r++)
+                if (use[r] && r != i) {
+                    if (X[(size_t)r * (size_t)nc + j] != X[(size_t)i * (size_t)nc + j]) goto out;
+                    break;
+                }
+        }
+        ff->loo[i] = ns__dot_kept(X + (size_t)i * (size_t)nc, k2, nc, b2);
+        ff->press += (lnv[i] - ff->loo[i]) * (lnv[i] - ff->loo[i]);
+    }
+    rc = 0;
+out:
+    free(use);
+    free(k2);
+    free(b2);
+    free(i2);
+    return rc;
+}
+
+int ns_pred_fit_part(ns_pred *p, ns_pred_part *part, const double *lnv, const double *lx,
+                     const int *lv, double *loo_ln) {
+    int n = p->ncfgs, nused = 0;
+    for (int i = 0; i < n; i++) nused += !isnan(lnv[i]);
+    int nnum = 0, ncat = 0;
+    for (int a = 0; a < p->naxes; a++) {
+        nnum += p->axes[a].numeric != 0;
+        ncat += !p->axes[a].numeric;
+    }
+    ns__form_fit best = {0};
+    int best_form = -1;
+    for (int form = 0; form <= (nnum && ncat ? 1 : 0); form++) {
+        int nc = ns_pred_ncols(p, form);
+        double *X = ns_xcalloc((size_t)(n * nc) + 1, sizeof *X);
+        for (int i = 0; i < n; i++)
+            ns_pred_row(p, form, lx + (size_t)i * (size_t)p->naxes, lv + (size_t)i * (size_t)p->naxes,
+                        X + (size_t)i * (size_t)nc);
+        ns__form_fit ff = {0};
+        int ok = ns__try_form(form, X, nc, lnv, n, nused, &ff) == 0;
+        free(X);
+        /* the form with interactions only when it checks clearly better:
+         * ten per cent less squared error left out */
+        if (ok && (best_form < 0 || ff.press < 0.9 * best.press)) {
+            ns__form_free(&best);
+            best = ff;
+            best_form = form;
+        } else {
+            ns__form_free(&ff);
+        }
+    }
+    if (best_form < 0) {
+        snprintf(p->why, sizeof p->why,
+                 "%d configuration%s with a value of %s cannot carry a model of the sweep's "
+                 "axes and check it (at least the model's parameters plus two are needed)",
+                 nused, nused == 1 ? "" : "s", part->name);
+        return -1;
+    }
+    part->form = best_form;
+    part->ncols = ns_pred_ncols(p, best_form);
+    part->nkept = best.nk;
+    part->keep = best.keep;
+    part->beta = best.beta;
+    part->inv = best.inv;
+    part->df = nused - best.nk;
+    part->loo_rms = sqrt(best.press / nused);
+    double s_fit = sqrt(best.rss / part->df);
+    part->s = s_fit > part->loo_rms ? s_fit : part->loo_rms;
+    for (int i = 0; i < n; i++) loo_ln[i] = best.loo[i];
+    free(best.loo);
+    return 0;
+}
