@@ -239,8 +239,11 @@ if tier_full; then
     . tests/run_outdir.sh
     # shellcheck source=tests/run_live.sh
     . tests/run_live.sh
+    # the fault tier, process and stream side: streams, signals, job control
+    # shellcheck source=tests/run_faults_proc.sh
+    . tests/run_faults_proc.sh
 else
-    skip "record, sweep and table with real processes and compiles (tests/run_record.sh, run_outdir.sh, run_live.sh; make check)"
+    skip "record, sweep and table with real processes and compiles (tests/run_record.sh, run_outdir.sh, run_live.sh, run_faults_proc.sh; make check)"
 fi
 # shellcheck source=tests/run_browser.sh
 . tests/run_browser.sh
