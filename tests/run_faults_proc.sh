@@ -22,6 +22,10 @@ mkdir -p "$FP"
 FPA=tests/fixtures/mlir22-tree-st.txt   # one report
 FPB=tests/fixtures/constructed-npu-2024.log # another
 STOP_S=$((2 * HANG_SCALE))             # a stopped mode ends within this
+# A background job of a script starts with SIGINT ignored (bash, without
+# job control); a command that keeps the default action (tree, report)
+# gets it back as from a terminal
+FP_DFL="env --default-signal=INT,TERM,HUP"
 
 # fp_until DEADLINE_S CMD...: true once CMD succeeds, polled ten times a
 # second; false (saying so) when DEADLINE_S seconds pass first
@@ -207,3 +211,211 @@ fp_not_yet() {
     cmp <("$NPUSCOPE" tree "$FPA" | fp_unname) <(fp_unname "$d/out")
 }
 check "watch FILE before the compile created it: waits, then follows it" fp_not_yet
+
+# ====== The signal check ======
+# SIGINT and SIGTERM to every long-running mode mid-run: each ends within
+# 2 s with its status (130, 143), finished work kept, no temporary file
+
+# fp_marker DIR: the run the command marked as started (NAME "started" in
+# a run folder being written)
+fp_started() { compgen -G "$1/.tmp-*/started" >/dev/null; }
+
+fp_sig_watch_stdin() {
+    local sig=$1 want=$2 d=$FP/sigw-$1
+    mkdir -p "$d"
+    yes 'no report' | "$NPUSCOPE" watch - >"$d/out" 2>"$d/err" &
+    local p=$!
+    fp_until 30 fp_read_over $p $((1 << 20)) || return 1
+    fp_stop $p "$sig" "$want"
+}
+fp_sig_watch_follow() {
+    local sig=$1 want=$2 d=$FP/sigf-$1
+    mkdir -p "$d"
+    cp "$FPA" "$d/log"
+    "$NPUSCOPE" watch --follow "$d/log" >"$d/out" 2>"$d/err" &
+    local p=$!
+    fp_until 30 fp_has_read $p "$d/log" || return 1
+    fp_stop $p "$sig" "$want" || return 1
+    cmp <("$NPUSCOPE" tree "$FPA" | fp_unname) <(fp_unname "$d/out") || { echo "not the tree of what was read"; return 1; }
+    [ "$sig" != HUP ] || grep -q 'hangup (SIGHUP)' "$d/err" || { echo "SIGHUP not said:"; cat "$d/err"; return 1; }
+}
+fp_sig_tree_stdin() {
+    local sig=$1 want=$2 d=$FP/sigt-$1
+    mkdir -p "$d"
+    { cat "$FPA"; yes 'no report'; } | $FP_DFL "$NPUSCOPE" tree - >"$d/out" 2>"$d/err" &
+    local p=$!
+    fp_until 30 fp_read_over $p $((1 << 20)) || return 1
+    fp_stop $p "$sig" "$want"
+}
+# record (or sweep) mid-run: the interrupted run kept as .interrupted-*
+fp_sig_record() {
+    local sig=$1 want=$2 kind=$3 d=$FP/sigr-$1-$3
+    local -a axes=()
+    [ "$kind" = sweep ] && axes=(-L x=1,2)
+    "$NPUSCOPE" "$kind" -o "$d" "${axes[@]}" -- sh -c 'touch "$NPUSCOPE_RUN_DIR/started"; exec sleep 60' \
+        >"$d.out" 2>"$d.err" &
+    local p=$!
+    fp_until 30 fp_started "$d" || return 1
+    fp_stop $p "$sig" "$want" || { cat "$d.err"; return 1; }
+    compgen -G "$d/.interrupted-*/run.json" >/dev/null || { echo "the interrupted run was not kept"; ls -la "$d"; return 1; }
+    ! compgen -G "$d/.tmp-*" >/dev/null || { echo "a temporary folder left"; ls -la "$d"; return 1; }
+    [ "$sig" != HUP ] || grep -q 'hangup (SIGHUP)' "$d.err" || { echo "SIGHUP not said:"; cat "$d.err"; return 1; }
+}
+# report on a big folder (6000 runs), mid-run: the page before it is left
+# as it was
+fp_big_runs() {
+    [ -d "$FP/bigruns" ] && return 0
+    "$NPUSCOPE" record -q -o "$FP/bigruns" -- sh -c 'cat "$0"' "$FPA" || return 1
+    python3 - "$FP/bigruns" <<'PY'
+import glob, json, os, sys
+root = sys.argv[1]
+doc = json.load(open(glob.glob(root + "/run-*/run.json")[0]))
+for i in range(6000):
+    doc["id"] = "run-big%05d-none-r01" % i
+    os.mkdir(os.path.join(root, doc["id"]))
+    with open(os.path.join(root, doc["id"], "run.json"), "w") as f:
+        json.dump(doc, f)
+PY
+}
+fp_big_log() {
+    [ -s "$FP/big1.log" ] && return 0
+    local i
+    for i in $(seq 400); do cat "$FPA"; done >"$FP/big1.log"
+}
+fp_sig_report() {
+    local sig=$1 want=$2 d=$FP/sigp-$1
+    mkdir -p "$d"
+    fp_big_runs || return 1
+    echo '<!DOCTYPE html><p>the page before</p>' >"$d/page.html"
+    $FP_DFL "$NPUSCOPE" report -o "$d/page.html" "$FP/bigruns" >"$d/out" 2>"$d/err" &
+    local p=$!
+    fp_until 30 fp_read_over $p $((1 << 20)) || return 1
+    kill -0 $p 2>/dev/null || { echo "report finished before the signal: make the folder bigger"; return 1; }
+    fp_stop $p "$sig" "$want" || return 1
+    grep -q 'the page before' "$d/page.html" || { echo "the page before was lost"; return 1; }
+    [ -z "$(find "$d" -name '.page.html.*')" ] || { echo "a temporary file left"; ls -la "$d"; return 1; }
+}
+for fp_sig in INT:130 TERM:143; do
+    s=${fp_sig%:*} c=${fp_sig#*:}
+    check "signal check: SIG$s to watch - on an endless pipe: exit $c within 2 s" fp_sig_watch_stdin "$s" "$c"
+    check "signal check: SIG$s to watch FILE --follow: exit $c within 2 s, the tree of what was read" fp_sig_watch_follow "$s" "$c"
+    check "signal check: SIG$s to tree - on an endless pipe: exit $c within 2 s" fp_sig_tree_stdin "$s" "$c"
+    check "signal check: SIG$s to record mid-run: exit $c within 2 s, the run kept as .interrupted-*" fp_sig_record "$s" "$c" record
+    check "signal check: SIG$s to sweep mid-run: exit $c within 2 s, the run kept as .interrupted-*" fp_sig_record "$s" "$c" sweep
+    check "signal check: SIG$s to report on a folder of 6000 runs: exit $c within 2 s, the old page kept, no temporary file" fp_sig_report "$s" "$c"
+done
+check "SIGHUP to watch --follow: says so, the tree, exit 129" fp_sig_watch_follow HUP 129
+check "SIGHUP to record mid-run: says so, exit 129, the run kept" fp_sig_record HUP 129 record
+
+# SIGPIPE: a reader that goes away ends npuscope without a word
+fp_sigpipe() {
+    local d=$FP/pipe
+    mkdir -p "$d"
+    fp_big_log
+    "$NPUSCOPE" tree "$FP/big1.log" 2>"$d/err1" | head -n 1 >/dev/null
+    "$NPUSCOPE" watch --format json "$FP/big1.log" 2>"$d/err2" | head -n 1 >/dev/null
+    [ ! -s "$d/err1" ] && [ ! -s "$d/err2" ] || { cat "$d/err1" "$d/err2"; return 1; }
+}
+check "SIGPIPE: tree and watch --format json into head end without a word" fp_sigpipe
+
+# ====== Job control ======
+
+# fp_state PID: its state letter (R, S, T, Z...)
+fp_state() { awk '{ sub(/.*\) /, ""); print substr($0, 1, 1) }' /proc/"$1"/stat 2>/dev/null; }
+fp_stopped() { [ "$(fp_state "$1")" = T ]; }
+
+# Ctrl-Z (SIGTSTP) stops the compile's group with npuscope and SIGCONT
+# resumes both: the pause is not in the wall time, nor in --timeout's clock
+# (the compile is work, not a sleep: a stopped sleep's timer runs on)
+fp_tstp() {
+    local d=$FP/tstp
+    "$NPUSCOPE" record -o "$d" --timeout 5 -- sh -c 'touch "$NPUSCOPE_RUN_DIR/started"
+        exec awk "BEGIN { for (i = 0; i < 2e7; i++) s += i; print s }"' >"$d.out" 2>"$d.err" &
+    local p=$!
+    fp_guard $p
+    fp_until 30 fp_started "$d" || return 1
+    local c
+    fp_until 30 eval 'c=$(pgrep -f "^awk BEGIN"); [ -n "$c" ]' || return 1
+    kill -TSTP $p
+    fp_until 30 fp_stopped $p || return 1
+    fp_until 30 fp_stopped "$c" || { echo "the compile was not stopped with npuscope"; kill -CONT $p; return 1; }
+    sleep 6 # the pause itself, longer than --timeout: neither may hold it
+    kill -CONT $p
+    local rc=0
+    fp_wait $p || rc=$?
+    [ "$rc" = 0 ] || { echo "exit $rc"; cat "$d.err"; return 1; }
+    local run
+    run=$(ls -d "$d"/run-*)
+    jqt '.ok and .timed_out == false and .wall_s < 5 and (.disturbed // false) == false' "$run/run.json" ||
+        { jq '{wall_s, user_s, timed_out, disturbed}' "$run/run.json"; return 1; }
+}
+check "job control: SIGTSTP stops the compile with npuscope, SIGCONT resumes both; the pause is not in wall_s nor in --timeout" fp_tstp
+
+# SIGSTOP cannot be caught: the compile runs on, and the run is marked
+# disturbed, said, and not counted
+fp_sigstop() {
+    local d=$FP/sigstop
+    "$NPUSCOPE" record -o "$d" -n 2 -- sh -c 'touch "$NPUSCOPE_RUN_DIR/started"; sleep 0.5; touch "$NPUSCOPE_RUN_DIR/done"' \
+        >"$d.out" 2>"$d.err" &
+    local p=$!
+    fp_guard $p
+    fp_until 30 fp_started "$d" || return 1
+    kill -STOP $p
+    fp_until 30 compgen -G "$d/.tmp-*/done" >/dev/null || { kill -CONT $p; return 1; }
+    fp_until 30 eval '! pgrep -f "^sleep 0.5$" >/dev/null' || { kill -CONT $p; return 1; }
+    kill -CONT $p
+    local rc=0
+    fp_wait $p || rc=$?
+    [ "$rc" = 0 ] || { echo "exit $rc"; cat "$d.err"; return 1; }
+    local first
+    first=$(ls -d "$d"/run-* | head -n 1)
+    jqt '.disturbed == true and .ok' "$first/run.json" || return 1
+    grep -q 'disturbed: npuscope was stopped' "$d.err" || { echo "not said:"; cat "$d.err"; return 1; }
+    # the analyses count the one undisturbed run
+    "$NPUSCOPE" table --format json "$d" >"$d.table" || return 1
+    jqt '.rows | length == 1 and .[0].n == 1' "$d.table" || { cat "$d.table"; return 1; }
+}
+check "job control: SIGSTOP of npuscope mid-run marks the run disturbed (run.json), says so, and table leaves it out" fp_sigstop
+
+# ====== A detached grandchild ======
+fp_detached() {
+    local d=$FP/detached
+    # a daemon: a new session, and its starter waits until it is up
+    "$NPUSCOPE" record -o "$d" -- sh -c 'setsid sh -c "touch \"\$0\"; exec sleep 301.7" "$NPUSCOPE_RUN_DIR/up" \
+        </dev/null >/dev/null 2>&1 & while [ ! -e "$NPUSCOPE_RUN_DIR/up" ]; do :; done' >"$d.out" 2>"$d.err"
+    local rc=$?
+    local left
+    left=$(pgrep -f '^sleep 301.7$')
+    [ -z "$left" ] || { echo "the detached sleep outlived the run (pid $left)"; kill $left; return 1; }
+    [ "$rc" = 0 ] || { echo "exit $rc"; cat "$d.err"; return 1; }
+    grep -q 'left its process group and outlived it' "$d.err" || { echo "not reported:"; cat "$d.err"; return 1; }
+    jqt '.detached == 1' "$d"/run-*/run.json
+}
+check "a detached grandchild (setsid) is reported, counted in run.json and ended with the run" fp_detached
+
+# ====== Nothing overwritten ======
+fp_own_names() {
+    local d=$FP/names
+    "$NPUSCOPE" record -o "$d" -- sh -c 'cat "$0"; echo command-log >"$NPUSCOPE_RUN_DIR/stdout.log"
+        echo "{}" >"$NPUSCOPE_RUN_DIR/run.json"; echo last line' "$FPA" >"$d.out" 2>"$d.err"
+    local rc=$? run
+    [ "$rc" = 0 ] || { echo "exit $rc"; cat "$d.err"; return 1; }
+    run=$(ls -d "$d"/run-*) || return 1
+    cmp "$run/stdout.log" <(cat "$FPA"; echo last line) || { echo "stdout.log is not what the command printed"; od -c "$run/stdout.log" | head -5; return 1; }
+    [ "$(cat "$run/command-stdout.log")" = command-log ] || { echo "the command's stdout.log lost"; ls "$run"; return 1; }
+    [ "$(cat "$run/command-run.json")" = '{}' ] || { echo "the command's run.json lost"; return 1; }
+    jqt '.format == "npuscope-run" and (.reports | length == 1)' "$run/run.json" || return 1
+    grep -q 'kept as command-stdout.log' "$d.err" || { echo "not said:"; cat "$d.err"; return 1; }
+    [ ! -e "$run/.npuscope" ] || { echo "the private folder was published"; return 1; }
+}
+check "a command writing stdout.log and run.json in NPUSCOPE_RUN_DIR: npuscope's kept whole, the command's as command-*" fp_own_names
+
+# with stderr closed, progress text never goes into the lock file
+fp_closed_stderr() {
+    local d=$FP/closed
+    "$NPUSCOPE" record -o "$d" -- sh -c 'cat "$0"' "$FPA" >/dev/null 2>&-
+    [ -s "$d/.npuscope.lock" ] || { echo "no lock file"; return 1; }
+    ! grep -q 'npuscope:' "$d/.npuscope.lock" || { echo "progress text in the lock:"; cat "$d/.npuscope.lock"; return 1; }
+    grep -q '^pid [0-9]* since ' "$d/.npuscope.lock" || { cat "$d/.npuscope.lock"; return 1; }
+}
+check "record with stderr closed: the lock file holds its note only, no progress text" fp_closed_stderr
