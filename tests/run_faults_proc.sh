@@ -419,3 +419,41 @@ fp_closed_stderr() {
     grep -q '^pid [0-9]* since ' "$d/.npuscope.lock" || { cat "$d/.npuscope.lock"; return 1; }
 }
 check "record with stderr closed: the lock file holds its note only, no progress text" fp_closed_stderr
+
+# ====== report -o ======
+fp_report_o() {
+    local d=$FP/reporto
+    mkdir -p "$d"
+    cp "$FPA" "$d/in.log"
+    cp "$d/in.log" "$d/in.copy"
+    "$NPUSCOPE" report -o "$d/in.log" "$d/in.log" 2>"$d/err1"
+    local rc=$?
+    [ "$rc" = 2 ] || { echo "report -o onto its input log: exit $rc"; return 1; }
+    cmp "$d/in.log" "$d/in.copy" || { echo "the input log was overwritten"; return 1; }
+    grep -q 'is an input' "$d/err1" || { cat "$d/err1"; return 1; }
+    "$NPUSCOPE" record -o "$d/runs" -- sh -c 'cat "$0"' "$FPA" 2>/dev/null || return 1
+    local rj
+    rj=$(ls "$d"/runs/run-*/run.json)
+    cp "$rj" "$d/rj.copy"
+    "$NPUSCOPE" report -o "$rj" "$d/runs" 2>"$d/err2"
+    rc=$?
+    [ "$rc" = 2 ] || { echo "report -o onto a run.json of its input: exit $rc"; return 1; }
+    cmp "$rj" "$d/rj.copy" || { echo "run.json was overwritten"; return 1; }
+    # a page inside the folder is fine
+    "$NPUSCOPE" report -o "$d/runs/page.html" "$d/runs" 2>/dev/null || { echo "a page beside the runs refused"; return 1; }
+}
+check "report -o: refuses its input log and a run.json of its input folder" fp_report_o
+
+# a write that fails leaves the page that was there, and no temporary file
+fp_report_full() {
+    local d=$FP/reportfull
+    mkdir -p "$d"
+    "$NPUSCOPE" report -o "$d/page.html" "$FPA" 2>/dev/null || return 1
+    cp "$d/page.html" "$d/page.copy"
+    local rc=0
+    ( ulimit -f 16; exec "$NPUSCOPE" report -o "$d/page.html" "$FPB" ) 2>"$d/err" || rc=$?
+    [ "$rc" = 2 ] || { echo "exit $rc"; cat "$d/err"; return 1; }
+    cmp "$d/page.html" "$d/page.copy" || { echo "the page was replaced by a broken one"; return 1; }
+    [ -z "$(find "$d" -name '.page.html.*')" ] || { echo "a temporary file left"; return 1; }
+}
+check "report -o: a write that fails (a file size limit) keeps the old page whole, no temporary file" fp_report_full
