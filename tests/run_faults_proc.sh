@@ -306,6 +306,11 @@ for fp_sig in INT:130 TERM:143; do
 done
 check "SIGHUP to watch --follow: says so, the tree, exit 129" fp_sig_watch_follow HUP 129
 check "SIGHUP to record mid-run: says so, exit 129, the run kept" fp_sig_record HUP 129 record
+fp_hup_tree() {
+    fp_sig_tree_stdin HUP 129 || return 1
+    grep -q 'hangup (SIGHUP)' "$FP/sigt-HUP/err" || { echo "SIGHUP not said:"; cat "$FP/sigt-HUP/err"; return 1; }
+}
+check "SIGHUP to tree - (no handler of its own): says so, exit 129" fp_hup_tree
 
 # SIGPIPE: a reader that goes away ends npuscope without a word
 fp_sigpipe() {

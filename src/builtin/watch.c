@@ -352,15 +352,13 @@ int ns_cmd_watch(int argc, char **argv) {
         rc = ns__watch_stop ? ns_cli_signal_exit(ns__watch_stop) : NS_EXIT_IO;
         goto out;
     }
+    /* a file named is followed; standard input ends where it ends, whatever it is */
     struct stat st;
-    if (fstat(src.in, &st) == 0 && S_ISREG(st.st_mode)) {
+    if (!from_stdin && fstat(src.in, &st) == 0 && S_ISREG(st.st_mode)) {
         src.is_file = 1;
         src.dev = st.st_dev;
         src.ino = st.st_ino;
-        src.pos = lseek(src.in, 0, SEEK_CUR); /* standard input may start anywhere */
-        if (src.pos < 0) src.pos = 0;
     }
-    if (from_stdin) src.follow = NS__FOLLOW_DESCRIPTOR; /* no name to look at */
     const char *term = getenv("TERM"), *nc = getenv("NO_COLOR");
     int show = isatty(2) && !ro.quiet && !(term && !strcmp(term, "dumb")) && !(nc && *nc);
     live = ns_live_new(show ? 2 : -1, ns_live_width(2), format == 1 ? stdout : NULL);

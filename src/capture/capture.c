@@ -24,10 +24,10 @@
  * SIGTSTP handler stops the command's group first, then itself; on SIGCONT
  * it resumes the group, and the time stopped is left out of the wall time
  * and the timeout's clock.  SIGSTOP cannot be caught: the command runs on
- * while npuscope is stopped.  When it continues, a turn of the capture loop
- * that took far longer than its poll -- NS__STOP_GAP_S with a SIGCONT that
- * ended no stop of ours, NS__GAP_S without one -- marks the run
- * `disturbed`: its wall time holds the pause, so the analyses leave it out.
+ * while npuscope is stopped.  When it continues, the SIGCONT that ended no
+ * stop of ours (or a turn of the capture loop NS__GAP_S longer than its
+ * poll: starved) marks the run `disturbed`: its wall time holds the pause,
+ * so the analyses leave it out.
  *
  * Detached descendants.  A process the command starts that leaves its
  * group (double fork and setsid: a daemon, a compile server) escapes the
@@ -70,8 +70,6 @@
 #define NS__DRAIN_AFTER_EXIT 2.0  /* seconds to keep reading after exit */
 #define NS__GAP_S 5.0             /* a turn of the loop this late: npuscope was
                                    * stopped or starved while the command ran */
-#define NS__STOP_GAP_S 0.5        /* ... this late, with a SIGCONT of no stop of
-                                   * ours: npuscope was stopped (SIGSTOP) */
 #define NS__DETACHED_GRACE_S 2.0  /* SIGTERM -> SIGKILL for a detached process */
 
 /* ====== Signals ====== */
@@ -300,7 +298,7 @@ static void ns__child(const ns_capture_opts *o, int out_w, int err_w, int exc_w,
     signal(SIGXFSZ, SIG_DFL);
     signal(SIGTSTP, SIG_DFL);
     signal(SIGCONT, SIG_DFL);
-    signal(SIGHUP, SIG_DFL); /* (nohup's ignore stays: exec keeps SIG_IGN only if set so) */
+    /* SIGHUP: exec resets our handler, and keeps nohup's SIG_IGN */
     int devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0 && devnull != 0) {
         dup2(devnull, 0);
@@ -434,13 +432,12 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
             prev_now += d;
             paused0 = pm;
         }
-        /* the last turn took far longer than its poll: npuscope was stopped
-         * (SIGSTOP: a SIGCONT of no stop of ours came) or starved while the
-         * command ran on -- if the command still ran then: disturbed */
+        /* in the last turn npuscope was stopped (SIGSTOP: a SIGCONT that
+         * ended no stop of ours came), or it took far longer than its poll
+         * (starved): if the command still ran then, the run is disturbed */
         int fc = ns__foreign_conts();
         double late = now - prev_now - prev_wait;
-        if ((!reaped || reaped_at >= prev_now) &&
-            (late > NS__GAP_S || (fc != conts_seen && late > NS__STOP_GAP_S)))
+        if ((!reaped || reaped_at >= prev_now) && (late > NS__GAP_S || fc != conts_seen))
             res->disturbed = 1;
         conts_seen = fc;
         prev_now = now;
