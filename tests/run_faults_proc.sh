@@ -335,12 +335,13 @@ fp_stopped() { [ "$(fp_state "$1")" = T ]; }
 fp_tstp() {
     local d=$FP/tstp
     "$NPUSCOPE" record -o "$d" --timeout 5 -- sh -c 'touch "$NPUSCOPE_RUN_DIR/started"
-        exec awk "BEGIN { for (i = 0; i < 2e7; i++) s += i; print s }"' >"$d.out" 2>"$d.err" &
+        exec awk -v mark=npuscope-fp-tstp "BEGIN { for (i = 0; i < 2e7; i++) s += i; print s }"' \
+        >"$d.out" 2>"$d.err" &
     local p=$!
     fp_guard $p
     fp_until 30 fp_started "$d" || return 1
     local c
-    fp_until 30 eval 'c=$(pgrep -f "^awk BEGIN"); [ -n "$c" ]' || return 1
+    fp_until 30 eval 'c=$(pgrep -f "mark=npuscope-fp-tstp" | head -n 1); [ -n "$c" ]' || return 1
     kill -TSTP $p
     fp_until 30 fp_stopped $p || return 1
     fp_until 30 fp_stopped "$c" || { echo "the compile was not stopped with npuscope"; kill -CONT $p; return 1; }
@@ -367,7 +368,6 @@ fp_sigstop() {
     fp_until 30 fp_started "$d" || return 1
     kill -STOP $p
     fp_until 30 compgen -G "$d/.tmp-*/done" >/dev/null || { kill -CONT $p; return 1; }
-    fp_until 30 eval '! pgrep -f "^sleep 0.5$" >/dev/null' || { kill -CONT $p; return 1; }
     kill -CONT $p
     local rc=0
     fp_wait $p || rc=$?
