@@ -29,6 +29,7 @@ static const ns__command ns__commands[] = {
 };
 
 int main(int argc, char **argv) {
+    ns_cli_process_init(); /* fds 0-2 open, SIGHUP said (cli/cli.h) */
     if (argc < 2) {
         ns_help(NULL);
         return NS_EXIT_USAGE;

@@ -311,8 +311,11 @@ if tier_full; then
         # shellcheck source=tests/run_live.sh
         . tests/run_live.sh
     fi
+    # the fault tier, process and stream side: streams, signals, job control
+    # shellcheck source=tests/run_faults_proc.sh
+    . tests/run_faults_proc.sh
 else
-    skip "record, sweep and table with real processes and compiles (tests/run_record.sh, run_outdir.sh, run_live.sh; make check)"
+    skip "record, sweep and table with real processes and compiles (tests/run_record.sh, run_outdir.sh, run_live.sh, run_faults_proc.sh; make check)"
 fi
 # the outer full run runs the browser tests and run_live.sh in the load check
 if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then NS_LOAD=1; fi

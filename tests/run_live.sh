@@ -90,10 +90,12 @@ lv_follow() {
     wait_for 60 lv_at_end $p "$LV/f.log" || { echo "--follow did not wait at the end of the log"; kill $p 2>/dev/null; return 1; }
     kill -0 $p 2>/dev/null || { echo "--follow did not wait"; return 1; }
     kill -INT $p
-    wait $p || return 1
+    local rc=0
+    wait $p || rc=$?
+    [ "$rc" = 130 ] || { echo "exit $rc after SIGINT, not 130"; return 1; }
     "$NPUSCOPE" tree "$LV/f.log" | cmp - "$LV/f.tree"
 }
-check "watch --follow: keeps waiting with no writer until interrupted, then the tree" lv_follow
+check "watch --follow: keeps waiting with no writer until interrupted, then the tree (exit 130)" lv_follow
 
 lv_json() {
     STEP=0.01 "$FAKE" >"$LV/j.log"

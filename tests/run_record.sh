@@ -155,7 +155,8 @@ interrupt() {
 }
 check "SIGINT mid-sweep: forwarded, exit 130, resume redoes nothing" interrupt
 
-# SIGTERM to npuscope: the same as SIGINT (a batch system's way to stop)
+# SIGTERM to npuscope: the same as SIGINT (a batch system's way to stop),
+# but its exit status says SIGTERM (143), as a shell says of a killed process
 sigterm() {
     local out=$R/term
     "$NPUSCOPE" record -q -o "$out" -- sh -c ': >"$NPUSCOPE_RUN_DIR/started"; exec sleep 30' &
@@ -165,11 +166,11 @@ sigterm() {
     wait_for 60 term_ready || { echo "the compile did not start"; kill $pid; return 1; }
     kill -TERM $pid
     wait $pid; rc=$?
-    [ "$rc" -eq 130 ] || { echo "exit $rc"; return 1; }
+    [ "$rc" -eq 143 ] || { echo "exit $rc"; return 1; }
     ls -d "$out"/.interrupted-* >/dev/null 2>&1 || { echo "no .interrupted run kept"; return 1; }
     jqt '.interrupted and .signal_name == "SIGTERM"' "$out"/.interrupted-*/run.json
 }
-check "SIGTERM to npuscope: forwarded, run kept as interrupted, exit 130" sigterm
+check "SIGTERM to npuscope: forwarded, run kept as interrupted, exit 143" sigterm
 
 # sweep over two axes: the cartesian plan, values verbatim, nothing escapes
 sweep_plan() {

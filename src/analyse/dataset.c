@@ -347,7 +347,10 @@ void ns_runset_free(ns_runset *s) {
     s->nruns = 0;
 }
 
-int ns_run_counted(const ns_run *r) { return ns_run_ok(r) && !r->warmup && !r->primer; }
+int ns_run_counted(const ns_run *r) {
+    /* a disturbed run's wall time holds a pause of npuscope's (run.json) */
+    return ns_run_ok(r) && !r->warmup && !r->primer && !r->disturbed;
+}
 
 int ns_select_parse(ns_kvlist *sel, const char *spec) {
     char *copy = ns_strdup(spec);

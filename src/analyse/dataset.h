@@ -144,7 +144,7 @@ int ns_runs_read(const char *dir, ns_run **runs, int *nruns);
 int ns_runs_each(const char *dir, ns_run_fn fn, void *ctx);
 void ns_runset_free(ns_runset *s);
 
-/* Counted: ok, not a warmup, not a primer (the rule of `table`). */
+/* Counted: ok, not a warmup, not a primer, not disturbed (the rule of `table`). */
 int ns_run_counted(const ns_run *r);
 
 /* Tag selections "K=V[,K=V]": a run matches when it has every pair; a

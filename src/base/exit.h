@@ -1,8 +1,9 @@
 /* exit.h -- npuscope's exit codes: one name per meaning, in one table.
  *
  * The process exit status is a contract (DESIGN.md, docs/npuscope.1): 0 ok,
- * 1 nothing usable or a check that failed, 2 usage or I/O error, 130
- * interrupted.  Several meanings share a status -- a shell script sees "1"
+ * 1 nothing usable or a check that failed, 2 usage or I/O error, 128 + the
+ * signal when stopped by one (129 SIGHUP, 130 SIGINT, 143 SIGTERM), as a
+ * shell reports a process killed by it.  Several meanings share a status -- a shell script sees "1"
  * whether no report was found or the diff gate tripped -- but the code
  * names the meaning it has in mind (NS_EXIT_GATE, not NS_EXIT_NOTHING), so
  * a reader knows why a command returns what it returns, and a status can be
@@ -29,8 +30,11 @@
     X(NS_EXIT_BUSY,         2,   "record/sweep: the output folder is in use by another "      \
                                  "npuscope")                                                  \
     X(NS_EXIT_NOMEM,        2,   "out of memory")                                             \
-    X(NS_EXIT_INTERRUPTED,  130, "record/sweep interrupted (SIGINT/SIGTERM); finished runs "  \
-                                 "are kept")
+    X(NS_EXIT_HANGUP,       129, "stopped by SIGHUP (the terminal went away); finished work " \
+                                 "is kept, as for 130")                                       \
+    X(NS_EXIT_INTERRUPTED,  130, "interrupted (SIGINT, Ctrl-C): record/sweep keep finished "  \
+                                 "runs, watch prints the tree of what it read")               \
+    X(NS_EXIT_TERMINATED,   143, "stopped by SIGTERM; finished work is kept, as for 130")
 
 typedef enum {
 #define NS__EXIT_ENUM(name, status, what) name = status,

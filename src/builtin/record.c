@@ -230,6 +230,9 @@ static const char *ns__verdict(const ns_run *r) {
         snprintf(buf, sizeof buf, "exit %d", r->exit_code);
         return buf;
     }
+    /* its wall time holds the pause: kept, not counted (run.json "disturbed") */
+    if (r->disturbed) return "ok, but disturbed: npuscope was stopped (SIGSTOP) while the "
+                             "command ran on; not counted";
     return "ok";
 }
 
@@ -519,11 +522,12 @@ static int ns__run_plan(ns__rec_opts *o, int sweep) {
         ns_kv_free(&tags);
         if (rc == NS_EXIT_IO) break;
         if (ns_capture_stop_requested()) {
-            fprintf(stderr, "npuscope: interrupted; finished runs are kept in %s, the "
+            int sig = ns_capture_stop_requested();
+            fprintf(stderr, "npuscope: %s; finished runs are kept in %s, the "
                             "interrupted one as .interrupted-*; run the same command again "
                             "to resume\n",
-                    o->out_dir);
-            rc = NS_EXIT_INTERRUPTED;
+                    ns_cli_signal_says(sig), o->out_dir);
+            rc = ns_cli_signal_exit(sig);
             break;
         }
     }

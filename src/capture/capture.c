@@ -17,6 +17,26 @@
  *     resident set among them (what /usr/bin/time reports).
  * If a background process inherits the pipes and keeps them open after the
  * command exits, we stop reading 2 s later rather than hang, and say so.
+ *
+ * Job control.  The command runs in its own process group, so Ctrl-Z (the
+ * terminal's SIGTSTP to npuscope's group) would stop npuscope alone while
+ * the compile ran on and its wall time absorbed the pause.  npuscope's
+ * SIGTSTP handler stops the command's group first, then itself; on SIGCONT
+ * it resumes the group, and the time stopped is left out of the wall time
+ * and the timeout's clock.  SIGSTOP cannot be caught: the command runs on
+ * while npuscope is stopped.  When it continues, the SIGCONT that ended no
+ * stop of ours (or a turn of the capture loop NS__GAP_S longer than its
+ * poll: starved) marks the run `disturbed`: its wall time holds the pause,
+ * so the analyses leave it out.
+ *
+ * Detached descendants.  A process the command starts that leaves its
+ * group (double fork and setsid: a daemon, a compile server) escapes the
+ * group's signals.  On Linux npuscope is a child subreaper
+ * (PR_SET_CHILD_SUBREAPER), so such an orphan becomes npuscope's child
+ * instead of init's: once the command has exited it is found, reported
+ * (`detached`), sent SIGTERM and then SIGKILL, and reaped.  Elsewhere it
+ * cannot be found.  The OS-specific pieces are small functions below, each
+ * named for what it does, ready for a platform layer.
  */
 /* wait4() is BSD and Linux, not POSIX; it is the only way to get the
  * resource usage (peak RSS above all) of one child rather than of all
@@ -28,6 +48,7 @@
 #include "capture/watchdog.h"
 #include "base/path.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -40,10 +61,16 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #define NS__CHUNK (256u << 10)    /* bytes read from a pipe at a time (stays in L2) */
 #define NS__PIPE_SIZE (1u << 20)  /* the pipes' capacity, where it can be set */
 #define NS__DRAIN_AFTER_EXIT 2.0  /* seconds to keep reading after exit */
+#define NS__GAP_S 5.0             /* a turn of the loop this late: npuscope was
+                                   * stopped or starved while the command ran */
+#define NS__DETACHED_GRACE_S 2.0  /* SIGTERM -> SIGKILL for a detached process */
 
 /* ====== Signals ====== */
 
@@ -64,16 +91,157 @@ static void ns__on_chld(int sig) {
     errno = e;
 }
 
-void ns_capture_install_signals(void) {
+/* ====== Job control ====== */
+
+static volatile pid_t ns__run_group;         /* the command's group while it runs, or 0 */
+static volatile sig_atomic_t ns__paused_ms;  /* time stopped by our own SIGTSTP, summed */
+static volatile sig_atomic_t ns__conts;      /* SIGCONTs received */
+static volatile sig_atomic_t ns__own_conts;  /* ... that ended our own SIGTSTP stop */
+
+static long ns__ms_between(const struct timespec *a, const struct timespec *b) {
+    return (long)(b->tv_sec - a->tv_sec) * 1000 + (long)(b->tv_nsec - a->tv_nsec) / 1000000;
+}
+
+/* SIGTSTP: the command's group stops with us, and goes on with us.
+ * Async-signal-safe (kill, raise, clock_gettime); SIGCONT is blocked while
+ * it runs, so the SIGCONT handler runs after it has counted its own. */
+static void ns__on_tstp(int sig) {
+    (void)sig;
+    int e = errno;
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    pid_t g = ns__run_group;
+    if (g > 0) kill(-g, SIGSTOP);
+    raise(SIGSTOP); /* here until SIGCONT */
+    if (g > 0) kill(-g, SIGCONT);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    if (g > 0) ns__paused_ms += (sig_atomic_t)ns__ms_between(&a, &b);
+    ns__own_conts++;
+    errno = e;
+}
+
+/* SIGCONT: counted (one that ends no stop of ours ended a SIGSTOP), and
+ * the group resumed in case it was stopped with us. */
+static void ns__on_cont(int sig) {
+    (void)sig;
+    int e = errno;
+    ns__conts++;
+    pid_t g = ns__run_group;
+    if (g > 0) kill(-g, SIGCONT);
+    errno = e;
+}
+
+static void ns__job_control_install(void) {
     struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGCONT);
+    sa.sa_handler = ns__on_tstp;
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGTSTP, &sa, NULL);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = ns__on_cont;
+    sigaction(SIGCONT, &sa, NULL);
+}
+
+/* SIGCONTs that ended a stop which was not ours (SIGSTOP) so far. */
+static int ns__foreign_conts(void) { return (int)(ns__conts - ns__own_conts); }
+
+void ns_capture_install_signals(void) {
+    struct sigaction sa, was;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = ns__on_stop;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = 0; /* no SA_RESTART: poll() must return at once */
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    /* the terminal went away: stop as for SIGTERM, and say so (nohup: ignored) */
+    if (sigaction(SIGHUP, NULL, &was) == 0 && was.sa_handler != SIG_IGN)
+        sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     signal(SIGXFSZ, SIG_IGN); /* a full or limited disk is an error to report */
+    ns__job_control_install();
+}
+
+/* ====== Detached descendants ====== */
+
+/* Orphans of the command's tree become our children (Linux), not init's. */
+static void ns__subreaper_on(void) {
+#ifdef __linux__
+    (void)prctl(PR_SET_CHILD_SUBREAPER, 1);
+#endif
+}
+
+/* Our children other than `except` (the watchdog), from /proc: up to max
+ * pids into out, their process groups into pgrp, 1 in zombie for those
+ * that have exited.  Returns how many (0 where /proc cannot tell). */
+static int ns__children(pid_t except, pid_t *out, pid_t *pgrp, int *zombie, int max) {
+    DIR *d = opendir("/proc");
+    if (!d) return 0;
+    pid_t self = getpid();
+    int n = 0;
+    struct dirent *e;
+    char path[64], buf[512];
+    while (n < max && (e = readdir(d))) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
+        snprintf(path, sizeof path, "/proc/%.20s/stat", e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) continue;
+        ssize_t got = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (got <= 0) continue;
+        buf[got] = 0;
+        /* "pid (comm) S ppid pgrp ...": comm may hold anything, so from its last ')' */
+        const char *rp = strrchr(buf, ')');
+        char state;
+        long ppid, pg;
+        if (!rp || sscanf(rp + 1, " %c %ld %ld", &state, &ppid, &pg) != 3) continue;
+        pid_t pid = (pid_t)atol(e->d_name);
+        if (ppid != self || pid == except) continue;
+        out[n] = pid;
+        pgrp[n] = (pid_t)pg;
+        zombie[n] = state == 'Z';
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* After the command exited: its descendants that left its group and are
+ * now ours are reported, ended (SIGTERM, SIGKILL after a grace) and reaped;
+ * exited ones are reaped.  Returns how many were detached and alive. */
+static int ns__end_detached(pid_t group, pid_t watchdog, const char *cmd) {
+    enum { MAX = 64 };
+    pid_t pids[MAX], pgrp[MAX];
+    int zombie[MAX], detached = 0;
+    int n = ns__children(watchdog, pids, pgrp, zombie, MAX);
+    for (int i = 0; i < n; i++) {
+        if (zombie[i]) {
+            while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR) {}
+            continue;
+        }
+        if (pgrp[i] == group) continue; /* a stray in the group: the watchdog's */
+        detached++;
+        ns_warn_at(NULL, 0, "%s: a process it started (pid %ld) left its process group and "
+                            "outlived it; ended with the run",
+                   cmd, (long)pids[i]);
+        /* its own group, if it leads one (setsid), else itself */
+        pid_t target = pgrp[i] == pids[i] ? -pids[i] : pids[i];
+        kill(target, SIGTERM);
+        kill(pids[i], SIGCONT);
+        struct timespec nap = {0, 20 * 1000000L};
+        int gone = 0;
+        for (int k = 0; k < (int)(NS__DETACHED_GRACE_S * 50) && !gone; k++) {
+            pid_t w = waitpid(pids[i], NULL, WNOHANG);
+            if (w == pids[i] || (w < 0 && errno == ECHILD)) gone = 1;
+            else nanosleep(&nap, NULL);
+        }
+        if (!gone) {
+            kill(target, SIGKILL);
+            while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR) {}
+        }
+    }
+    return detached;
 }
 
 int ns_capture_stop_requested(void) { return ns__stop_sig; }
@@ -128,6 +296,9 @@ static void ns__child(const ns_capture_opts *o, int out_w, int err_w, int exc_w,
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     signal(SIGXFSZ, SIG_DFL);
+    signal(SIGTSTP, SIG_DFL);
+    signal(SIGCONT, SIG_DFL);
+    /* SIGHUP: exec resets our handler, and keeps nohup's SIG_IGN */
     int devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0 && devnull != 0) {
         dup2(devnull, 0);
@@ -200,6 +371,9 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
         ns_warn_at(NULL, 0, "cannot start the watchdog (%s): if npuscope is killed, processes "
                             "the command started may outlive it", strerror(errno));
     pid_t self = getpid();
+    ns__subreaper_on();
+    int foreign0 = ns__foreign_conts();
+    int paused0 = ns__paused_ms;
     double t0 = ns__now();
     pid_t pid = fork();
     if (pid < 0) {
@@ -209,6 +383,7 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
     }
     if (pid == 0) ns__child(o, out[1], err[1], exc[1], self);
     setpgid(pid, pid); /* both sides set it: no race with a fast signal */
+    ns__run_group = pid;
     ns_watchdog_watch(pid);
     close(out[1]);
     close(err[1]);
@@ -240,10 +415,32 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
     int reaped = 0, forwarded = 0, killed = 0, status = 0;
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
+    double prev_now = t0, prev_wait = 0; /* the last turn: when, and poll's timeout */
+    int conts_seen = foreign0;
 
     for (;;) {
         int open_fds = (fds[0] >= 0) + (fds[1] >= 0);
         double now = ns__now();
+        /* stopped with the command (SIGTSTP): the clocks move on by the pause */
+        int pm = ns__paused_ms;
+        if (pm != paused0 && !reaped) {
+            double d = (pm - paused0) / 1000.0;
+            t0 += d;
+            if (deadline) deadline += d;
+            if (kill_at) kill_at += d;
+            res->paused_s += d;
+            prev_now += d;
+            paused0 = pm;
+        }
+        /* in the last turn npuscope was stopped (SIGSTOP: a SIGCONT that
+         * ended no stop of ours came), or it took far longer than its poll
+         * (starved): if the command still ran then, the run is disturbed */
+        int fc = ns__foreign_conts();
+        double late = now - prev_now - prev_wait;
+        if ((!reaped || reaped_at >= prev_now) && (late > NS__GAP_S || fc != conts_seen))
+            res->disturbed = 1;
+        conts_seen = fc;
+        prev_now = now;
         if (reaped && (open_fds == 0 || now - reaped_at > NS__DRAIN_AFTER_EXIT)) break;
 
         /* stop requests, timeout, escalation */
@@ -269,6 +466,7 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
         if (deadline && !res->timed_out && deadline - now < wait) wait = deadline - now;
         if (kill_at && !killed && kill_at - now < wait) wait = kill_at - now;
         if (wait < 0) wait = 0;
+        prev_wait = wait;
         struct pollfd pfd[3];
         int np = 0;
         pfd[np].fd = ns__chld_pipe[0];
@@ -312,6 +510,7 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
             if (w == pid) {
                 reaped = 1;
                 reaped_at = t_end = ns__now();
+                ns__run_group = 0;
             }
         }
     }
@@ -321,6 +520,8 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
         while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {}
         t_end = ns__now();
     }
+    ns__run_group = 0;
+    res->detached = ns__end_detached(pid, ns_watchdog_pid(), o->argv[0]);
     if (fds[0] >= 0 || fds[1] >= 0)
         ns_error("%s: a process started by the command kept its output open after it "
                  "exited; output after that was not captured",

@@ -43,12 +43,23 @@ typedef struct {
     char started_at[32];   /* ISO 8601 UTC, second precision */
     unsigned long long out_bytes; /* bytes read from the child's stdout */
     unsigned long long err_bytes; /* bytes read from the child's stderr */
+    double paused_s;       /* npuscope and the command stopped together (SIGTSTP,
+                            * Ctrl-Z): left out of wall_s and of the timeout */
+    int disturbed;         /* npuscope was stopped (SIGSTOP) or stalled while the
+                            * command ran on: wall_s holds the pause */
+    int detached;          /* processes the command started that left its process
+                            * group and outlived it (Linux: ended with the run) */
 } ns_capture_result;
 
-/* Install SIGINT/SIGTERM handlers that make ns_capture_run forward the
- * signal to the child's group and return with `interrupted` set. */
+/* Install SIGINT/SIGTERM/SIGHUP handlers that make ns_capture_run forward
+ * the signal to the child's group and return with `interrupted` set, and
+ * the job control ones: SIGTSTP (Ctrl-Z) stops the command's group with
+ * npuscope, SIGCONT resumes it, and the time stopped is left out of the
+ * run's wall time and timeout.  npuscope stopped by SIGSTOP (which cannot
+ * be caught) while the command ran on is seen when it continues: the run is
+ * marked `disturbed`. */
 void ns_capture_install_signals(void);
-/* Was a stop requested (SIGINT/SIGTERM) since the handlers were installed?
+/* Was a stop requested (SIGINT/SIGTERM/SIGHUP) since the handlers were installed?
  * Returns the signal number, or 0. */
 int ns_capture_stop_requested(void);
 

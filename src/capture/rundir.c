@@ -200,6 +200,9 @@ int ns_run_write_json(const char *dir, const ns_run *r, ns_report *const *report
                   ns_run_ok(r) ? "true" : "false");
     if (r->error) ns_json_str(&b, r->error);
     else ns_buf_puts(&b, "null");
+    /* only when they happened: a reader that does not know them loses nothing */
+    if (r->disturbed) ns_buf_puts(&b, ",\"disturbed\":true");
+    if (r->detached) ns_buf_printf(&b, ",\"detached\":%d", r->detached);
     ns_buf_puts(&b, ",\n\"metrics\":{");
     for (int i = 0; i < r->nmetrics; i++) {
         if (i) ns_buf_putc(&b, ',');

@@ -10,6 +10,13 @@
  *         first run that finds it unfilled is the "primer": it is kept, but
  *         marked, because it is a cold compile that fills the cache;
  *   none  no cache folder at all.
+ *
+ * The run folder is also the command's: NPUSCOPE_RUN_DIR names it, and a
+ * script may write what it likes there.  So npuscope's own files never
+ * share it while the command runs: the logs are written in a private
+ * subfolder (.npuscope/), and once the command has exited, a file it wrote
+ * under one of npuscope's names (stdout.log, stderr.log, run.json) is kept
+ * as command-NAME, with a warning, before npuscope's are moved into place.
  */
 #define _XOPEN_SOURCE 700 /* realpath() is XSI */
 #include "capture/runner.h"
@@ -108,6 +115,54 @@ static void ns__collect_files(const ns_runner *rn, const char *tmp, time_t start
         }
         free(names);
     }
+}
+
+/* ====== npuscope's files apart from the command's ====== */
+
+#define NS__OWN_DIR ".npuscope" /* the logs' folder while the command runs */
+
+/* The command wrote dir/name: keep it as dir/command-name (or
+ * command-N-name if that is taken too), saying so. */
+static void ns__keep_commands(const char *dir, const char *name) {
+    char *have = ns_path_join_new(dir, name);
+    struct stat st;
+    if (lstat(have, &st) != 0) {
+        free(have);
+        return;
+    }
+    char alt[300];
+    for (int k = 1; k < 1000; k++) {
+        if (k == 1) snprintf(alt, sizeof alt, "command-%s", name);
+        else snprintf(alt, sizeof alt, "command-%d-%s", k, name);
+        char *to = ns_path_join_new(dir, alt);
+        int free_name = lstat(to, &st) != 0 && errno == ENOENT;
+        int moved = free_name && rename(have, to) == 0;
+        free(to);
+        if (moved) {
+            ns_warn_at(NULL, 0, "%s: the command wrote %s in its run folder "
+                                "(NPUSCOPE_RUN_DIR), a name of npuscope's: kept as %s",
+                       dir, name, alt);
+            break;
+        }
+        if (free_name) break; /* rename failed: leave it; our move below says why */
+    }
+    free(have);
+}
+
+/* After the command: its files keep their data under other names, and
+ * npuscope's logs move from own/ into dir.  Returns 0, or an errno. */
+static int ns__own_files_in_place(const char *dir, const char *own) {
+    static const char *const ours[] = {"stdout.log", "stderr.log", "run.json"};
+    for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++) ns__keep_commands(dir, ours[i]);
+    int err = 0;
+    for (size_t i = 0; i < 2 && !err; i++) {
+        char *from = ns_path_join_new(own, ours[i]), *to = ns_path_join_new(dir, ours[i]);
+        if (rename(from, to) != 0) err = errno;
+        free(from);
+        free(to);
+    }
+    if (!err && rmdir(own) != 0) err = errno;
+    return err;
 }
 
 /* ====== Environment ====== */
@@ -224,7 +279,7 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     if (!tmp) return NS_RUN_FAILED;
     ns_run_outcome outcome = NS_RUN_FAILED;
     char *abs_tmp = ns__abs_new(tmp);
-    char *cache = NULL, *primed = NULL;
+    char *cache = NULL, *primed = NULL, *own = NULL;
     ns__found found = {0};
 
     ns_run *r = out;
@@ -260,7 +315,13 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     }
     if (cache) ns_kv_set(&r->env, "NPUSCOPE_CACHE_DIR", cache);
 
-    ns_capture_opts co = {s->argv, &r->env, tmp, rn->timeout_s, rn->grace_s, rn->show_output,
+    /* the logs apart from what the command writes in NPUSCOPE_RUN_DIR */
+    own = ns_path_join_new(tmp, NS__OWN_DIR);
+    if (mkdir(own, 0755) != 0) {
+        ns_error("%s: %s", own, strerror(errno));
+        goto out;
+    }
+    ns_capture_opts co = {s->argv, &r->env, own, rn->timeout_s, rn->grace_s, rn->show_output,
                           ns__on_output, NULL, ns__on_tick};
     /* the metric rules read the output as it is drained, one stream each */
     ns_metrics_reset(&rn->metrics);
@@ -288,6 +349,8 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     r->signal = cr.signal;
     r->timed_out = cr.timed_out;
     r->interrupted = cr.interrupted;
+    r->disturbed = cr.disturbed;
+    r->detached = cr.detached;
     r->stdout_bytes = cr.out_bytes;
     r->stderr_bytes = cr.err_bytes;
     if (cr.exec_errno) {
@@ -298,6 +361,12 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     if (cr.io_errno) {
         ns_error("%s: writing the command's output failed (%s); the run is not kept",
                  tmp, strerror(cr.io_errno));
+        goto out;
+    }
+    int moved = ns__own_files_in_place(tmp, own);
+    if (moved) {
+        ns_error("%s: cannot move the logs into place (%s); the run is not kept", tmp,
+                 strerror(moved));
         goto out;
     }
 
@@ -345,5 +414,6 @@ out:
     free(abs_tmp);
     free(cache);
     free(primed);
+    free(own);
     return outcome;
 }

@@ -90,6 +90,8 @@ void ns_watchdog_stop(void) {
     ns__wd_pid = 0;
 }
 
+pid_t ns_watchdog_pid(void) { return ns__wd_pid; }
+
 void ns_watchdog_child(pid_t parent) {
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL);

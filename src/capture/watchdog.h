@@ -32,6 +32,8 @@ void ns_watchdog_watch(pid_t pgid);
  * in its group are killed, as on any end -- and wait for the watchdog, so
  * it leaves no zombie for init to reap. */
 void ns_watchdog_stop(void);
+/* The watchdog's pid, or 0: a child of npuscope that is not the command's. */
+pid_t ns_watchdog_pid(void);
 /* In the forked child, before exec: SIGKILL when the parent dies.  parent
  * is the pid of npuscope (a parent that is already gone means exit now). */
 void ns_watchdog_child(pid_t parent);

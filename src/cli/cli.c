@@ -18,6 +18,7 @@
 #include "base/exit.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -215,4 +216,76 @@ int ns_cli_width(int fd) {
     if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
 #endif
     return 0;
+}
+
+/* ====== The process: standard descriptors and signals ======
+ * What every command needs before it opens anything: descriptors 0, 1 and
+ * 2 open (a closed one would be taken by the next open(), so that a lock
+ * file or a log became "standard error" and collected progress text), and
+ * a word when the terminal goes away.  The long-running commands (record,
+ * sweep, watch, report) install handlers of their own that stop them at
+ * the next safe point; these are the defaults under them. */
+
+/* Open /dev/null onto each of fds 0-2 that is closed.  Called once, first. */
+static void ns__std_fds_open(void) {
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF) continue;
+        int nul = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        if (nul >= 0 && nul != fd) { /* lower ones are open: nul is fd */
+            dup2(nul, fd);
+            close(nul);
+        }
+    }
+}
+
+/* SIGHUP for a command that installs nothing of its own: say it, then end
+ * as the signal ends a process (a shell sees 129).  Async-signal-safe. */
+static void ns__on_hup_default(int sig) {
+    static const char msg[] = "npuscope: hangup (SIGHUP): the terminal or session went away; "
+                              "stopped\n";
+    ssize_t w = write(2, msg, sizeof msg - 1);
+    (void)w;
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void ns_cli_process_init(void) {
+    ns__std_fds_open();
+    struct sigaction sa, was;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = ns__on_hup_default;
+    sigemptyset(&sa.sa_mask);
+    /* a SIGHUP npuscope was started with ignored (nohup) stays ignored */
+    if (sigaction(SIGHUP, NULL, &was) == 0 && was.sa_handler != SIG_IGN)
+        sigaction(SIGHUP, &sa, NULL);
+}
+
+int ns_cli_signal_exit(int sig) {
+    switch (sig) {
+    case SIGHUP: return NS_EXIT_HANGUP;
+    case SIGTERM: return NS_EXIT_TERMINATED;
+    default: return NS_EXIT_INTERRUPTED;
+    }
+}
+
+const char *ns_cli_signal_says(int sig) {
+    switch (sig) {
+    case SIGHUP: return "hangup (SIGHUP): the terminal or session went away";
+    case SIGTERM: return "stopped by SIGTERM";
+    default: return "interrupted (SIGINT)";
+    }
+}
+
+int ns_cli_stop_signals(void (*handler)(int)) {
+    struct sigaction sa, was;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; /* no SA_RESTART: a blocked read or open returns at once */
+    int rc = 0;
+    rc |= sigaction(SIGINT, &sa, NULL);
+    rc |= sigaction(SIGTERM, &sa, NULL);
+    if (sigaction(SIGHUP, NULL, &was) == 0 && was.sa_handler != SIG_IGN)
+        rc |= sigaction(SIGHUP, &sa, NULL);
+    return rc ? -1 : 0;
 }

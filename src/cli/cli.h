@@ -70,6 +70,22 @@ int ns_cli_color(int fd);
  * limit, a pipe or a file gets every column. */
 int ns_cli_width(int fd);
 
+/* ====== The process ======
+ * ns_cli_process_init runs first in main: it opens /dev/null onto any of
+ * descriptors 0-2 that is closed (so nothing npuscope opens later, a lock
+ * or a log, becomes standard error), and makes SIGHUP say what happened
+ * before it ends the process (exit 129) -- unless SIGHUP was ignored
+ * (nohup).  The long-running commands stop on SIGINT, SIGTERM and SIGHUP at
+ * their next safe point: ns_cli_stop_signals installs their handler for
+ * the three (no SA_RESTART, so a blocked read returns), ns_cli_signal_exit
+ * is the exit status that says which one stopped them (130, 143, 129: as a
+ * shell reports a process the signal killed), ns_cli_signal_says the words
+ * for a message. */
+void ns_cli_process_init(void);
+int ns_cli_stop_signals(void (*handler)(int));
+int ns_cli_signal_exit(int sig);
+const char *ns_cli_signal_says(int sig);
+
 /* Print the help of a subcommand ("tree", "top", ... or NULL for general). */
 void ns_help(const char *cmd);
 

@@ -14,6 +14,7 @@
  *    "started_at": "2026-11-29T16:41:07Z", "wall_s", "user_s", "sys_s",
  *    "peak_rss_mb", "exit_code" (null if killed), "signal" (null or number),
  *    "signal_name", "timed_out": bool, "interrupted": bool, "ok": bool,
+ *    "disturbed": bool (only when true), "detached": N (only when > 0),
  *    "error": null or "why the command did not run",
  *    "metrics": {NAME: number}, "metric_counts": {NAME: matches},
  *    "stdout_bytes", "stderr_bytes", "host": {"name", "os", "cpus"},
@@ -73,6 +74,10 @@ typedef struct {
     int signal;            /* 0, or the signal that ended it */
     int timed_out;         /* --timeout hit */
     int interrupted;       /* npuscope got SIGINT/SIGTERM during the run */
+    int disturbed;         /* npuscope was stopped (SIGSTOP) while the command ran
+                            * on: wall_s holds the pause; kept, not counted */
+    int detached;          /* processes the command left running outside its
+                            * process group (reported, ended with the run) */
     char *error;           /* why it did not run, or NULL */
     ns_metric *metrics;    /* metrics found in the output */
     int nmetrics;          /* entries in metrics */

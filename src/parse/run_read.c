@@ -313,6 +313,7 @@ static int ns__load(ns__src *src, const json_t *o, ns_run *r) {
     if (rc) r->signal = (int)x;
     if (ns__get_bool(src, o, "timed_out", &r->timed_out) < 0) return -1;
     if (ns__get_bool(src, o, "interrupted", &r->interrupted) < 0) return -1;
+    if (ns__get_bool(src, o, "disturbed", &r->disturbed) < 0) return -1; /* kept, not counted */
     if (ns__get_str(src, o, "error", 1, &r->error) < 0) return -1;
     if (ns__get_metrics(src, o, r) < 0) return -1;
     if ((rc = ns__get_int(src, o, "stdout_bytes", 0, INT64_MAX, 0, 0, &x)) < 0) return -1;

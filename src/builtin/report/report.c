@@ -123,6 +123,10 @@ int ns_cmd_report(int argc, char **argv) {
         goto out;
     }
     ns_diag_quiet(o.ro.quiet);
+    if (ns__report_out_refused(o.out, o.inputs, o.ninputs) < 0) { /* before any work */
+        rc = NS_EXIT_USAGE;
+        goto out;
+    }
     rd.want_diff = o.page.sel_a != NULL;
     if (ns__report_read_inputs(&rd, o.inputs, o.ninputs, &o.ro) < 0) rc = NS_EXIT_USAGE;
     if (rd.nlogs == 0 && rd.set.nruns == 0) {

@@ -81,6 +81,10 @@ int ns__report_predict(ns_page *page, char **inputs, int ninputs, const char *co
 /* The laid-out page to `out` ("-": standard output; a file is announced
  * on stderr).  Returns 0, or -1 (message printed). */
 int ns__report_write_page(const char *out, const ns_buf *html);
+/* -o may not replace an input: the same file as one, or inside an input
+ * folder anything but a page (.html/.htm).  Returns 0, or -1 (message
+ * printed).  "-" and a name that does not exist yet are always fine. */
+int ns__report_out_refused(const char *out, char **inputs, int ninputs);
 /* Every figure of p as DIR/ID.svg.  Returns 0, or -1 (message printed). */
 int ns__report_write_svgs(const char *dir, const ns_page *p);
 
