@@ -13,12 +13,12 @@
  * command not found) -- the failures are recorded too; NS_EXIT_USAGE,
  * NS_EXIT_IO; NS_EXIT_INTERRUPTED.
  */
-#include "capture/capture.h"
+#include "platform/proc.h"
 #include "capture/collect.h"
 #include "capture/live.h"
 #include "parse/run_read.h"
 #include "capture/outdir.h"
-#include "capture/watchdog.h"
+#include "platform/watchdog.h"
 #include "npu/npu.h"
 #include "builtin/builtin.h"
 #include "cli/cli.h"

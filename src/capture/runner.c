@@ -18,7 +18,7 @@
 #include "capture/collect.h"
 #include "capture/live.h"
 
-#include "capture/capture.h"
+#include "platform/proc.h"
 #include "npu/hook.h"
 #include "npu/npu.h"
 #include "npu/files.h"

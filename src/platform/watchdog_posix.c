@@ -1,8 +1,8 @@
-/* watchdog.c -- the guards of watchdog.h.  The watchdog is a fork of
+/* watchdog_posix.c -- the guards of watchdog.h.  The watchdog is a fork of
  * npuscope that execs nothing: it closes every descriptor it inherited
  * (the run's logs, the output folder's lock) but its pipe, and waits. */
 #define _DEFAULT_SOURCE 1
-#include "capture/watchdog.h"
+#include "platform/watchdog.h"
 
 #include <errno.h>
 #include <fcntl.h>

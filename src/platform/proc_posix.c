@@ -1,4 +1,4 @@
-/* capture.c -- fork, exec, drain, measure (see capture.h).
+/* proc_posix.c -- fork, exec, drain, measure (see proc.h).
  *
  * How it works:
  *   - three pipes: the child's stdout, its stderr, and a close-on-exec pipe
@@ -23,9 +23,9 @@
  * children so far.  F_SETPIPE_SZ (the pipes' size) is Linux's, declared
  * for _GNU_SOURCE, which includes the rest. */
 #define _GNU_SOURCE 1
-#include "capture/capture.h"
+#include "platform/proc.h"
 
-#include "capture/watchdog.h"
+#include "platform/watchdog.h"
 #include "base/path.h"
 
 #include <errno.h>

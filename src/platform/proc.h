@@ -1,4 +1,4 @@
-/* capture.h -- run one command and keep everything it says.
+/* proc.h -- run one command and keep everything it says.
  *
  * The NPU compiler prints its timing report from native code on stdout, so
  * the only reliable place to catch it is the file descriptor: the child's
@@ -7,10 +7,11 @@
  * shell, in its own process group, so a timeout or an interrupt reaches
  * everything it started.
  */
-#ifndef NPUSCOPE_CAPTURE_H
-#define NPUSCOPE_CAPTURE_H
+#ifndef NPUSCOPE_PROC_H
+#define NPUSCOPE_PROC_H
 
-#include "model/runs.h"
+#include "base/common.h"
+#include "base/kv.h"
 
 typedef struct {
     char *const *argv;     /* the command; argv[0] is looked up in PATH */
