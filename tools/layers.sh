@@ -14,6 +14,11 @@
 # objects print nothing -- no stdio output, none of base/common.h's
 # printing diagnostics -- because what they have to say goes to the sink
 # their caller hands them (read from the objects with nm).
+# And one for the platform layer: what POSIX and Windows do differently --
+# processes (fork, exec*, wait*, kill, setpgid, setsid, prctl), poll/select,
+# mmap, flock and fcntl, signal handling, termios and ioctl, uname, /proc --
+# is called only by the objects of src/platform/ (read from the objects
+# with nm; /proc from the sources), so a port is that folder alone.
 # Prints one line per offence, `FILE:LINE: ...` for includes, then
 # "layers: N offences" and exits 1 if there are any; 0 and "layers: ok"
 # otherwise.  Needs the objects built (make).
@@ -112,6 +117,24 @@ for o in $mods; do
 done
 loud=$(printf '%s' "$loud" | sort)
 if [ -n "$loud" ]; then echo "$loud"; offences=$((offences + $(echo "$loud" | wc -l))); fi
+
+# ---------------------------------------------------------------- platform calls
+osonly='^(fork|vfork|execv|execve|execvp|execvpe|execl|execlp|execle|fexecve|posix_spawn|posix_spawnp|wait|waitpid|wait3|wait4|waitid|kill|killpg|setpgid|setsid|prctl|poll|ppoll|select|pselect|mmap|mmap64|munmap|mprotect|madvise|posix_madvise|flock|lockf|fcntl|fcntl64|signal|sigaction|sigprocmask|pthread_sigmask|sigemptyset|sigfillset|sigaddset|raise|alarm|ioctl|tcgetattr|tcsetattr|cfmakeraw|uname|syscall|CreateProcessW|CreateProcessA|TerminateProcess|TerminateJobObject|MapViewOfFile|LockFileEx|SetConsoleCtrlHandler|GetConsoleMode|SetConsoleMode|MoveFileExW)$'
+plat=""
+for o in $mods; do
+    rel=${o#"$BUILD"/}; layer=${rel%%/*}
+    [ "$layer" = platform ] && continue
+    for sym in $(nm -u "$o" 2>/dev/null | awk '{ print $NF }' | sed 's/@.*//' | grep -E "$osonly"); do
+        plat="${plat}src/${rel%.o}.c: calls $sym: what differs between POSIX and Windows is the platform layer's (src/platform/plat.h)
+"
+    done
+done
+procs=$(grep -n '"/proc[/"]' $(find src -name '*.c' ! -path 'src/platform/*' | sort) 2>/dev/null |
+    sed 's/^\([^:]*:[0-9]*\):.*/\1: reads \/proc: what differs between POSIX and Windows is the platform layer'"'"'s (src\/platform\/plat.h)/')
+[ -n "$procs" ] && plat="${plat}${procs}
+"
+plat=$(printf '%s' "$plat" | sort)
+if [ -n "$plat" ]; then echo "$plat"; offences=$((offences + $(echo "$plat" | wc -l))); fi
 
 if [ "$offences" -gt 0 ]; then echo "layers: $offences offences"; exit 1; fi
 echo "layers: ok"

@@ -19,6 +19,7 @@
 #include "parse/run_read.h"
 #include "capture/outdir.h"
 #include "platform/watchdog.h"
+#include "platform/plat.h"
 #include "npu/npu.h"
 #include "builtin/builtin.h"
 #include "cli/cli.h"
@@ -253,7 +254,7 @@ static ns_profile *ns__profile_for(const char *dir, const char *id) {
  * NO_COLOR (plain output asked for). */
 static ns_live *ns__live_new(const ns__rec_opts *o) {
     const char *term = getenv("TERM"), *nc = getenv("NO_COLOR");
-    if (o->quiet || o->show_output || !isatty(2) || (term && !strcmp(term, "dumb")) || (nc && *nc))
+    if (o->quiet || o->show_output || !ns_plat_isatty(2) || (term && !strcmp(term, "dumb")) || (nc && *nc))
         return NULL;
     return ns_live_new(2, ns_live_width(2), NULL);
 }

@@ -21,6 +21,7 @@
 #include "capture/live.h"
 #include "cli/cli.h"
 #include "parse/run_read.h"
+#include "platform/plat.h"
 #include "render/export.h"
 
 #include <dirent.h>
@@ -38,46 +39,6 @@
 
 static volatile sig_atomic_t ns__watch_stop;
 static void ns__on_int(int sig) { (void)sig; ns__watch_stop = 1; }
-
-/* ====== Is anyone still writing? ====== */
-
-/* 1: a process other than us has the file (dev, ino) open for writing;
- * 0: none; -1: /proc cannot tell. */
-static int ns__writers(dev_t dev, ino_t ino) {
-    DIR *proc = opendir("/proc");
-    if (!proc) return -1;
-    int found = 0, looked = 0;
-    pid_t self = getpid();
-    struct dirent *p;
-    char path[300], info[600], buf[256];
-    while (!found && (p = readdir(proc))) {
-        if (p->d_name[0] < '1' || p->d_name[0] > '9' || atol(p->d_name) == self) continue;
-        snprintf(path, sizeof path, "/proc/%s/fd", p->d_name);
-        DIR *fds = opendir(path);
-        if (!fds) continue;
-        looked = 1;
-        struct dirent *f;
-        while (!found && (f = readdir(fds))) {
-            if (f->d_name[0] == '.') continue;
-            snprintf(info, sizeof info, "%s/%s", path, f->d_name);
-            struct stat st;
-            if (stat(info, &st) != 0 || st.st_dev != dev || st.st_ino != ino) continue;
-            /* the open mode: fdinfo's "flags:" in octal, O_ACCMODE its last bits */
-            snprintf(info, sizeof info, "/proc/%s/fdinfo/%s", p->d_name, f->d_name);
-            int fd = open(info, O_RDONLY);
-            if (fd < 0) continue;
-            ssize_t n = read(fd, buf, sizeof buf - 1);
-            close(fd);
-            if (n <= 0) continue;
-            buf[n] = 0;
-            const char *fl = strstr(buf, "flags:");
-            if (fl && (strtol(fl + 6, NULL, 8) & O_ACCMODE) != O_RDONLY) found = 1;
-        }
-        closedir(fds);
-    }
-    closedir(proc);
-    return found ? 1 : looked ? 0 : -1;
-}
 
 /* ====== Following ====== */
 
@@ -117,7 +78,7 @@ static int ns__follow(ns__watch_src *src, ns_live *live, const char *name) {
         if (ns__watch_stop) break;
         if (!src->is_file) break; /* a pipe's end is its writer's */
         if (!src->follow && polls++ % NS__WRITERS_EVERY == 0 &&
-            ns__writers(src->dev, src->ino) != 1) {
+            ns_plat_writers(name, src->in) != 1) {
             /* nobody writes any more: what came in since the last read, then stop */
             n = read(src->in, buf, 1u << 16);
             if (n > 0) {
@@ -128,8 +89,7 @@ static int ns__follow(ns__watch_src *src, ns_live *live, const char *name) {
             break;
         }
         ns_live_tick(live, 0);
-        struct timespec ts = {0, NS__WATCH_POLL_MS * 1000000L};
-        nanosleep(&ts, NULL);
+        ns_plat_sleep_ms(NS__WATCH_POLL_MS);
     }
     free(buf);
     return rc;
@@ -226,15 +186,11 @@ int ns_cmd_watch(int argc, char **argv) {
         tmpname[0] = 0;
     }
     const char *term = getenv("TERM"), *nc = getenv("NO_COLOR");
-    int show = isatty(2) && !ro.quiet && !(term && !strcmp(term, "dumb")) && !(nc && *nc);
+    int show = ns_plat_isatty(2) && !ro.quiet && !(term && !strcmp(term, "dumb")) && !(nc && *nc);
     live = ns_live_new(show ? 2 : -1, ns_live_width(2), format == 1 ? stdout : NULL);
     ns_live_start(live, NULL, profile, ro.npuw);
     profile = NULL; /* the live line owns it now */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = ns__on_int;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    ns_plat_on_stop(ns__on_int);
     if (ns__follow(&src, live, from_stdin ? "<stdin>" : path) < 0) rc = NS_EXIT_IO;
     ns_live_clear(live);
     int compiles = ns_live_compiles(live);

@@ -11,7 +11,6 @@
  *         marked, because it is a cold compile that fills the cache;
  *   none  no cache folder at all.
  */
-#define _XOPEN_SOURCE 700 /* realpath() is XSI */
 #include "capture/runner.h"
 
 #include "base/path.h"
@@ -19,6 +18,7 @@
 #include "capture/live.h"
 
 #include "platform/proc.h"
+#include "platform/plat.h"
 #include "npu/hook.h"
 #include "npu/npu.h"
 #include "npu/files.h"
@@ -132,7 +132,7 @@ static void ns__build_env(ns_kvlist *env, const ns_runner *rn, const ns_run_spec
 }
 
 static char *ns__abs_new(const char *path) {
-    char *r = realpath(path, NULL);
+    char *r = ns_plat_realpath(path);
     return r ? r : ns_strdup(path);
 }
 
@@ -313,9 +313,9 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     }
     if (r->interrupted) {
         char name[512];
-        snprintf(name, sizeof name, ".interrupted-%.400s-%ld", s->id, (long)getpid());
+        snprintf(name, sizeof name, ".interrupted-%.400s-%ld", s->id, ns_plat_pid());
         char *dst = ns_path_join_new(rn->out_dir, name);
-        if (rename(tmp, dst) != 0)
+        if (ns_plat_rename_new(tmp, dst) != 0)
             ns_error("%s: %s (the interrupted run stays in %s)", dst, strerror(errno), tmp);
         free(dst);
         free(tmp);

@@ -16,6 +16,7 @@
 #include "cli/options.h"
 #include "parse/run_read.h"
 #include "base/exit.h"
+#include "platform/plat.h"
 
 #include <errno.h>
 #include <math.h>
@@ -24,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -111,26 +111,6 @@ void ns_cli_none_found(char **inputs, int ninputs) {
     ns_error_at(in, 0, "no timing report found");
 }
 
-/* A file read through a mapping (parse/scan.c, "Mapped files") that
- * shrinks meanwhile faults where its lost pages were: say which and exit
- * as for an unreadable input, never a crash.  Any other SIGBUS is what it
- * was.  (Only async-signal-safe calls: write, _exit, signal, raise.) */
-static void ns__on_sigbus(int sig) {
-    const char *name = ns_scan_mapped_name();
-    if (name) {
-        static const char pre[] = "npuscope: ", post[] = ": the file shrank while it was read\n";
-        size_t n = 0;
-        while (name[n]) n++;
-        ssize_t w = write(2, pre, sizeof pre - 1);
-        w = write(2, name, n);
-        w = write(2, post, sizeof post - 1);
-        (void)w;
-        _exit(NS_EXIT_IO);
-    }
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
 long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink,
                  void *ctx) {
     ns_scanner sc;
@@ -161,11 +141,10 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
         inputs = dash;
         ninputs = 1;
     }
-    struct sigaction bus, was_bus;
-    memset(&bus, 0, sizeof bus);
-    bus.sa_handler = ns__on_sigbus;
-    sigemptyset(&bus.sa_mask);
-    sigaction(SIGBUS, &bus, &was_bus);
+    /* A file read through a mapping (parse/scan.c, "Mapped files") that
+     * shrinks meanwhile faults where its lost pages were: say which and
+     * exit as for an unreadable input, never a crash (platform/plat.h). */
+    ns_plat_catch_shrink(ns_scan_mapped_name, NS_EXIT_IO);
     int failed = 0;
     for (int i = 0; i < ninputs && !sc.stopped; i++) {
         struct stat st;
@@ -186,14 +165,14 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
     sc.hook = NULL;
     ns_scanner_free(&sc);
     ns_diag_summary();
-    sigaction(SIGBUS, &was_bus, NULL);
+    ns_plat_release_shrink();
     return failed ? -1 : found;
 }
 
 int ns_cli_color(int fd) {
     const char *nc = getenv("NO_COLOR");
     if (nc && *nc) return 0;
-    return isatty(fd);
+    return ns_plat_isatty(fd);
 }
 
 int ns_cli_width(int fd) {
@@ -204,9 +183,5 @@ int ns_cli_width(int fd) {
         long v = strtol(c, &end, 10);
         if (!*end && !errno && v >= 1 && v <= 100000) return (int)v;
     }
-#ifdef TIOCGWINSZ
-    struct winsize ws;
-    if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
-#endif
-    return 0;
+    return ns_plat_isatty(fd) ? ns_plat_term_width(fd) : 0;
 }

@@ -22,6 +22,7 @@
  * resource usage (peak RSS above all) of one child rather than of all
  * children so far.  F_SETPIPE_SZ (the pipes' size) is Linux's, declared
  * for _GNU_SOURCE, which includes the rest. */
+#ifndef _WIN32 /* Windows: proc_win32.c */
 #define _GNU_SOURCE 1
 #include "platform/proc.h"
 
@@ -351,3 +352,7 @@ cleanup:
             if (all[i][j] >= 0) close(all[i][j]);
     return rc;
 }
+
+#else
+typedef int ns__proc_posix_unused; /* ISO C: a unit is never empty */
+#endif

@@ -8,6 +8,7 @@
  * must not change what it writes.
  */
 #include "builtin/report/report.h"
+#include "platform/plat.h"
 
 #include <errno.h>
 #include <string.h>
@@ -42,7 +43,7 @@ int ns__report_write_page(const char *out, const ns_buf *html) {
 }
 
 int ns__report_write_svgs(const char *dir, const ns_page *p) {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    if (ns_plat_mkdir(dir, 0777) != 0 && errno != EEXIST) {
         ns_error("%s: %s", dir, strerror(errno));
         return -1;
     }
