@@ -112,6 +112,9 @@ int ns_plat_stat64(const char *path, struct _stat64 *st);
 #define _stat64(path, st) ns_plat_stat64((path), (st))
 int fsync(int fd);
 void *memmem(const void *hay, size_t nhay, const void *needle, size_t nneedle);
+/* and two the unit tests use: POSIX rand_r and mkdtemp */
+int rand_r(unsigned *seed);
+char *mkdtemp(char *tmpl);
 #endif
 
 #endif

@@ -478,6 +478,27 @@ int fsync(int fd) {
     return 0;
 }
 
+int rand_r(unsigned *seed) {
+    *seed = *seed * 1103515245u + 12345u; /* the example of POSIX's rand() */
+    return (int)((*seed / 65536u) % 32768u);
+}
+
+char *mkdtemp(char *tmpl) {
+    size_t n = strlen(tmpl);
+    if (n < 6 || strcmp(tmpl + n - 6, "XXXXXX") != 0) {
+        errno = EINVAL;
+        return NULL;
+    }
+    static unsigned counter;
+    for (int tries = 0; tries < 100; tries++) {
+        snprintf(tmpl + n - 6, 7, "%06x", (unsigned)((GetCurrentProcessId() * 7919u + counter++ +
+                                                      GetTickCount()) & 0xffffffu));
+        if (ns_plat_mkdir(tmpl, 0700) == 0) return tmpl;
+        if (errno != EEXIST) return NULL;
+    }
+    return NULL;
+}
+
 void *memmem(const void *hay, size_t nhay, const void *needle, size_t nneedle) {
     const char *h = hay, *nd = needle;
     if (!nneedle) return (void *)(uintptr_t)h;
