@@ -173,8 +173,9 @@ windows:
 	@sh tests/deps.sh windows
 	@$(MAKE) --no-print-directory $(WINZIP)
 
+# one script makes both libraries (libtre.a with libjansson.a)
 windows-deps: $(WINDEPS)/lib/libjansson.a
-$(WINDEPS)/lib/libjansson.a $(WINDEPS)/lib/libtre.a:
+$(WINDEPS)/lib/libjansson.a:
 	sh tools/mingw-deps.sh $(WIN)
 
 # as $(BUILD)/flags: a change of the Windows flags rebuilds every object

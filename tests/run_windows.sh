@@ -143,6 +143,15 @@ else
         same_as_linux tree "$run" && same_as_linux table "$o"
     }
     check "windows: record of a program printing a report (CRLF) is an ok run with it read, the same on Linux" ns__win_record_report
+    ns__win_spaces() {
+        # names with spaces reach the program whole: the command
+        # line CreateProcessW gets is quoted as CommandLineToArgvW reads it
+        local o="$WOD/out dir" d="$WOD/a b"
+        mkdir -p "$d" && cp "$FIX/mlir22-tree-st.txt" "$d/fix ture.txt" || return 1
+        "$WNS" record -q -o "$o" -- "$WPROG" report "$d/fix ture.txt" || return 1
+        jqt '.ok == true and (.reports | length) == 1 and .command[2] == $p' --arg p "$d/fix ture.txt" "$o"/run-*/run.json
+    }
+    check "windows: an output folder and an argument with spaces reach npuscope and the program whole" ns__win_spaces
     ns__win_linux_run() {
         local o=$WOD/linuxrec
         "$NPUSCOPE" record -q -o "$o" -- cat "$FIX/mlir22-tree-st.txt" || return 1
@@ -184,11 +193,11 @@ else
     }
     check "windows: both streams of a fast writer drained whole into their logs" ns__win_both
     ns__win_lock() {
-        local o=$WOD/lock p1 rc2 t
+        local o=$WOD/lock p1 rc2
         "$WNS" sweep -q -o "$o" -L i=2000,2001 -- "$WPROG" sleep '{i}' &
         p1=$!
         # the first has the lock once its note is there
-        for t in $(seq 300); do grep -q '^pid ' "$o/.npuscope.lock" 2>/dev/null && break; sleep 0.1; done
+        for _ in $(seq 300); do grep -q '^pid ' "$o/.npuscope.lock" 2>/dev/null && break; sleep 0.1; done
         "$WNS" sweep -q -o "$o" -L i=2000,2001 -- "$WPROG" sleep '{i}' 2>"$WOD/lock.err"
         rc2=$?
         wait "$p1" || { echo "the first sweep failed"; return 1; }
@@ -198,10 +207,10 @@ else
     }
     check "windows: a second recorder on the same folder is refused (LockFileEx)" ns__win_lock
     ns__win_interrupt() {
-        local o=$WOD/int p rc t
+        local o=$WOD/int p rc
         "$WNS" sweep -q --grace 1 -o "$o" -L i=3000,3001,3002 -- "$WPROG" sleep '{i}' 2>"$WOD/int.err" &
         p=$!
-        for t in $(seq 600); do ls -d "$o"/i-*/ >/dev/null 2>&1 && break; sleep 0.1; done
+        for _ in $(seq 600); do ls -d "$o"/i-*/ >/dev/null 2>&1 && break; sleep 0.1; done
         kill -INT "$p"
         wait "$p"
         rc=$?

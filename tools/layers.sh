@@ -129,7 +129,7 @@ for o in $mods; do
 "
     done
 done
-procs=$(grep -n '"/proc[/"]' $(find src -name '*.c' ! -path 'src/platform/*' | sort) 2>/dev/null |
+procs=$(find src -name '*.c' ! -path 'src/platform/*' -exec grep -Hn '"/proc[/"]' {} + 2>/dev/null | sort |
     sed 's/^\([^:]*:[0-9]*\):.*/\1: reads \/proc: what differs between POSIX and Windows is the platform layer'"'"'s (src\/platform\/plat.h)/')
 [ -n "$procs" ] && plat="${plat}${procs}
 "

@@ -12,8 +12,10 @@
  * When is a file finished?  A pipe ends when its writer closes it.  A file
  * has no end of its own: at the end of what is there, watch waits, reading
  * again four times a second, and ends once no process has the file open
- * for writing (looked up in /proc, Linux) -- or never, with --follow, until
- * it is interrupted.  Where /proc cannot say, the end of the file ends it.
+ * for writing (platform/plat.h: /proc on Linux; on Windows, the file
+ * cannot be opened denying others write access) -- or never, with
+ * --follow, until it is interrupted.  Where that cannot be told, the end
+ * of the file ends it.
  * Standard input is copied to a temporary file as it is read (and removed
  * at once), so that the final tree can be the tree of all of it.
  */

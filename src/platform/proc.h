@@ -6,6 +6,10 @@
  * stdout.log / stderr.log as the bytes arrive.  The command runs without a
  * shell, in its own process group, so a timeout or an interrupt reaches
  * everything it started.
+ *
+ * Two implementations: proc_posix.c (fork, exec, poll, wait4; the
+ * watchdog of watchdog.h) and proc_win32.c (CreateProcessW in a Job
+ * Object, pipes drained with PeekNamedPipe, a console control handler).
  */
 #ifndef NPUSCOPE_PROC_H
 #define NPUSCOPE_PROC_H
