@@ -55,7 +55,7 @@ UNITS   = $(patsubst tests/%.c,$(BUILD)/%,$(wildcard tests/unit*.c))
 DEPS    = $(OBJS:.o=.d) $(BUILD)/main.d $(UNITS:=.d)
 COMPILE = $(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) $(CFLAGS_EXTRA) -pthread -Isrc
 
-.PHONY: all check test demo bench bench-report install uninstall clean fixtures units layers FORCE
+.PHONY: all check test demo bench bench-report install uninstall clean fixtures units unit-programs layers FORCE
 
 # (a sub-make, so that a plain `make` builds in parallel too)
 all:
@@ -96,7 +96,11 @@ $(BUILD)/unit: tests/unit.c $(OBJS) $(BUILD)/flags
 $(BUILD)/jsoncheck: tests/jsoncheck.c $(BUILD)/flags
 	$(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
 
-units: $(UNITS) $(BUILD)/jsoncheck
+# after `all` and through a sub-make of its own, as `all`: `make all units`
+# (or -j given) must never run two makes over the same objects at once
+units: all
+	@$(MAKE) --no-print-directory $(JOBS) unit-programs
+unit-programs: $(UNITS) $(BUILD)/jsoncheck
 
 $(BUILD):
 	mkdir -p $(BUILD)
@@ -110,13 +114,13 @@ include fuzz/fuzz.mk
 # root, with apt-get; otherwise it says what to install).
 check:
 	@sh tests/deps.sh test
-	@$(MAKE) --no-print-directory $(JOBS) npuscope units
+	@$(MAKE) --no-print-directory units
 	@bash tests/run.sh
 
 # the fast tier (docs/testing.md): no root, no installs, no browser, no
 # other builds; what it leaves out it says on "skipped:" lines
 test:
-	@$(MAKE) --no-print-directory $(JOBS) npuscope units
+	@$(MAKE) --no-print-directory units
 	@TIER=fast bash tests/run.sh
 
 # the dependency order of src/LAYERS, checked on the sources and objects
@@ -152,3 +156,71 @@ uninstall:
 
 clean:
 	rm -rf build build-* npuscope
+
+# ---------------------------------------------------------------- Windows
+# make windows: npuscope.exe cross-built with Debian's mingw-w64, self-
+# contained (static jansson and TRE built from Debian's source packages by
+# tools/mingw-deps.sh, static libgcc and winpthreads: no DLL but the
+# system's), zipped with the README, LICENSE and the man page as text into
+# dist/npuscope-VERSION-win64.zip.  The objects and the libraries stay in
+# $(WIN), so a second run (and the suite's Windows tier) rebuilds only what
+# changed.  Formats are checked by the Linux builds: mingw's gcc checks
+# printf formats against Microsoft's runtime, not the C99 one
+# (__USE_MINGW_ANSI_STDIO) npuscope is linked with, so -Wformat is off here.
+WIN      ?= build-win
+WINCC    ?= x86_64-w64-mingw32-gcc
+WINRES   ?= x86_64-w64-mingw32-windres
+WINDEPS   = $(WIN)/deps
+NS_VER    = $(shell sed -n 's/^\#define NS_VERSION "\(.*\)"/\1/p' src/base/common.h)
+WINFLAGS  = -std=c11 -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -D_WIN32_WINNT=0x0A00 \
+            -D__USE_MINGW_ANSI_STDIO=1 -Wall -Wextra -Wshadow -Wstrict-prototypes \
+            -Wmissing-prototypes -Wno-format $(if $(WERROR),-Werror) -O2 \
+            -Isrc -I$(WINDEPS)/include -I$(WINDEPS)/include/tre -include platform/plat.h
+WINLIBS   = $(WINDEPS)/lib/libjansson.a $(WINDEPS)/lib/libtre.a -lshell32 -lm -lpthread
+WINLD     = -static -static-libgcc $(shell $(WINCC) -print-file-name=binmode.o 2>/dev/null)
+WINOBJS   = $(SRCS:src/%.c=$(WIN)/%.o) $(WIN)/web_assets.o
+WINUNITS  = $(patsubst tests/%.c,$(WIN)/%.exe,$(wildcard tests/unit*.c))
+WINZIP    = dist/npuscope-$(NS_VER)-win64.zip
+
+.PHONY: windows windows-units windows-deps
+windows:
+	@sh tests/deps.sh windows
+	@$(MAKE) --no-print-directory $(WINZIP)
+
+# one script makes both libraries (libtre.a with libjansson.a)
+windows-deps: $(WINDEPS)/lib/libjansson.a
+$(WINDEPS)/lib/libjansson.a:
+	sh tools/mingw-deps.sh $(WIN)
+
+# as $(BUILD)/flags: a change of the Windows flags rebuilds every object
+$(WIN)/flags: FORCE
+	@mkdir -p $(WIN)
+	@echo '$(WINCC) $(WINFLAGS) $(WINLD)' | cmp -s - $@ || echo '$(WINCC) $(WINFLAGS) $(WINLD)' >$@
+
+$(WIN)/%.o: src/%.c $(WIN)/flags $(WINDEPS)/lib/libjansson.a
+	@mkdir -p $(@D)
+	$(WINCC) $(WINFLAGS) -MMD -MP -c -o $@ $<
+
+$(WIN)/web_assets.o: $(BUILD)/web_assets.c $(WIN)/flags
+	@mkdir -p $(@D)
+	$(WINCC) $(WINFLAGS) -c -o $@ $<
+
+$(WIN)/npuscope.res.o: src/platform/npuscope.rc src/platform/npuscope.manifest
+	@mkdir -p $(@D)
+	$(WINRES) -I src/platform -O coff -o $@ src/platform/npuscope.rc
+
+$(WIN)/npuscope.exe: $(WINOBJS) $(WIN)/main.o $(WIN)/npuscope.res.o
+	$(WINCC) $(WINLD) -o $@ $^ $(WINLIBS)
+
+$(WIN)/unit%.exe: tests/unit%.c $(WINOBJS)
+	$(WINCC) $(WINFLAGS) -Itests $(WINLD) -o $@ $< $(WINOBJS) $(WINLIBS)
+
+$(WIN)/unit.exe: tests/unit.c $(WINOBJS)
+	$(WINCC) $(WINFLAGS) -Itests $(WINLD) -o $@ $< $(WINOBJS) $(WINLIBS)
+
+windows-units: $(WINUNITS)
+
+$(WINZIP): $(WIN)/npuscope.exe README.md LICENSE docs/npuscope.1
+	sh tools/win-zip.sh $(WIN) $@
+
+-include $(WINOBJS:.o=.d) $(WIN)/main.d

@@ -9,6 +9,14 @@ Run it under `npuscope record` or `npuscope sweep`:
         python3 examples/ov_compile.py models/qwen2.5-7b-int8 --llm \
             --max-prompt-len '{window}'
 
+On Windows (npuscope.exe, README "On Windows"), in PowerShell or cmd:
+
+    npuscope record -n 5 --mode cold --preset npu -- python examples\\ov_compile.py model.xml
+
+The script is the same there: paths may use either separator, and a
+--timeout or Ctrl-C reaches it as Ctrl-Break (Python's default for it ends
+the process), then npuscope ends its whole Job Object after --grace.
+
 It reads the model, compiles it once for the device (NPU by default) and
 prints one line on stdout,
 

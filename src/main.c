@@ -3,6 +3,7 @@
  * (builtin/builtin.h says how to add one). */
 #include "builtin/builtin.h"
 #include "cli/cli.h"
+#include "platform/plat.h"
 
 #include "base/suggest.h"
 
@@ -29,6 +30,7 @@ static const ns__command ns__commands[] = {
 };
 
 int main(int argc, char **argv) {
+    ns_plat_init(&argc, &argv); /* Windows: argv in UTF-8, binary streams */
     ns_cli_process_init(); /* fds 0-2 open, SIGHUP said (cli/cli.h) */
     if (argc < 2) {
         ns_help(NULL);

@@ -6,6 +6,8 @@
 #                   chromium for the report's browser tests, Slurm and munge
 #                   for a one-host cluster, pandas, stress-ng (make check)
 #   deps.sh bench   + GNU time for peak-RSS figures     (make bench)
+#   deps.sh windows mingw-w64, cmake, dpkg-dev and zip for the Windows
+#                   build (make windows); the test tier adds wine64
 # As root it runs `apt-get update` once and installs; otherwise it prints
 # the command to run and fails.
 set -eu
@@ -17,6 +19,19 @@ have() { command -v "$1" >/dev/null 2>&1; }
 have cc || want gcc
 have make || want make
 [ -f /usr/include/jansson.h ] || want libjansson-dev
+if [ "$mode" = windows ] || [ "$mode" = test ]; then
+    # the Windows build (make windows, tests/run_windows.sh): mingw-w64,
+    # cmake for jansson, dpkg-source for Debian's source packages; the
+    # test tier runs npuscope.exe under Wine
+    have x86_64-w64-mingw32-gcc || want mingw-w64
+    have cmake || want cmake
+    have dpkg-source || want dpkg-dev
+    have python3 || want python3
+    have groff || want groff
+fi
+if [ "$mode" = test ]; then
+    [ -x /usr/lib/wine/wine64 ] || have wine64 || want wine64
+fi
 if [ "$mode" = demo ]; then
     # the demo's study: a real mlir-opt-22 sweep, jq, python3 for the
     # constructed NPU study

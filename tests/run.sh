@@ -13,7 +13,8 @@
 #      and NAME.desc, one line on what the case shows
 #   5. end to end: real mlir-opt-22, flang-22 and clang-22 compiles
 #   6. bad input: nothing crashes, hangs, or goes unexplained (tests/bad);
-#      record/sweep faults, browser tests, analyses (tests/run_*.sh)
+#      record/sweep faults, browser tests, analyses, npuscope.exe under
+#      Wine (tests/run_*.sh)
 #   7. builds with clang and clang-22, without SSE2, with ASan+UBSan (unit
 #      tests, fixtures and bad input in every format), and the whole suite
 #      again against a clang-22 ASan+UBSan build (NPUSCOPE_INNER=1 is that
@@ -314,6 +315,12 @@ if tier_full; then
     # the fault tier, process and stream side: streams, signals, job control
     # shellcheck source=tests/run_faults_proc.sh
     . tests/run_faults_proc.sh
+    # npuscope.exe under Wine: the same answers, record and sweep of Windows
+    # programs (tests/run_windows.sh); not again in the inner, sanitized run
+    if [ -z "${NPUSCOPE_INNER:-}" ]; then
+        # shellcheck source=tests/run_windows.sh
+        . tests/run_windows.sh
+    fi
 else
     skip "record, sweep and table with real processes and compiles (tests/run_record.sh, run_outdir.sh, run_live.sh, run_faults_proc.sh; make check)"
 fi

@@ -15,6 +15,7 @@
 #include "check.h"
 
 #include "builtin/report/report.h"
+#include "platform/plat.h"
 
 #include <jansson.h>
 #include <sys/stat.h>
@@ -27,7 +28,7 @@ static int copy_run(const char *dir, int k) {
     char from[256], to[512];
     snprintf(from, sizeof from, "%s%d/run.json", NS__RUN, k);
     snprintf(to, sizeof to, "%s/r%d", dir, k);
-    if (mkdir(to, 0777) != 0) return -1;
+    if (ns_plat_mkdir(to, 0777) != 0) return -1;
     snprintf(to, sizeof to, "%s/r%d/run.json", dir, k);
     size_t len;
     char *text = check_slurp(from, &len);

@@ -16,6 +16,11 @@
 # their caller hands them (read from the objects with nm).
 # And one for size: no src/*.[ch] file over 800 lines (NS_FILE_MAX), but
 # for an allowlist of files "to be split this round".
+# And one for the platform layer: what POSIX and Windows do differently --
+# processes (fork, exec*, wait*, kill, setpgid, setsid, prctl), poll/select,
+# mmap, flock and fcntl, signal handling, termios and ioctl, uname, /proc --
+# is called only by the objects of src/platform/ (read from the objects
+# with nm; /proc from the sources), so a port is that folder alone.
 # Prints one line per offence, `FILE:LINE: ...` for includes, then
 # "layers: N offences" and exits 1 if there are any; 0 and "layers: ok"
 # otherwise.  Needs the objects built (make).
@@ -129,6 +134,23 @@ long=$(find src -name '*.[ch]' | sort | while read -r f; do
     echo "$f:$n: $n lines: more than $NS_FILE_MAX; break it into files of one job"
 done)
 if [ -n "$long" ]; then echo "$long"; offences=$((offences + $(echo "$long" | wc -l))); fi
+# ---------------------------------------------------------------- platform calls
+osonly='^(fork|vfork|execv|execve|execvp|execvpe|execl|execlp|execle|fexecve|posix_spawn|posix_spawnp|wait|waitpid|wait3|wait4|waitid|kill|killpg|setpgid|setsid|prctl|poll|ppoll|select|pselect|mmap|mmap64|munmap|mprotect|madvise|posix_madvise|flock|lockf|fcntl|fcntl64|signal|sigaction|sigprocmask|pthread_sigmask|sigemptyset|sigfillset|sigaddset|raise|alarm|ioctl|tcgetattr|tcsetattr|cfmakeraw|uname|syscall|CreateProcessW|CreateProcessA|TerminateProcess|TerminateJobObject|MapViewOfFile|LockFileEx|SetConsoleCtrlHandler|GetConsoleMode|SetConsoleMode|MoveFileExW)$'
+plat=""
+for o in $mods; do
+    rel=${o#"$BUILD"/}; layer=${rel%%/*}
+    [ "$layer" = platform ] && continue
+    for sym in $(nm -u "$o" 2>/dev/null | awk '{ print $NF }' | sed 's/@.*//' | grep -E "$osonly"); do
+        plat="${plat}src/${rel%.o}.c: calls $sym: what differs between POSIX and Windows is the platform layer's (src/platform/plat.h)
+"
+    done
+done
+procs=$(find src -name '*.c' ! -path 'src/platform/*' -exec grep -Hn '"/proc[/"]' {} + 2>/dev/null | sort |
+    sed 's/^\([^:]*:[0-9]*\):.*/\1: reads \/proc: what differs between POSIX and Windows is the platform layer'"'"'s (src\/platform\/plat.h)/')
+[ -n "$procs" ] && plat="${plat}${procs}
+"
+plat=$(printf '%s' "$plat" | sort)
+if [ -n "$plat" ]; then echo "$plat"; offences=$((offences + $(echo "$plat" | wc -l))); fi
 
 if [ "$offences" -gt 0 ]; then echo "layers: $offences offences"; exit 1; fi
 echo "layers: ok"

@@ -80,7 +80,7 @@ static void ns__push(ns_diff *d, const ns_diff_row *row) {
 /* A's median descending (a NaN median last), ties by name. */
 static int ns__cmp_pass(const void *pa, const void *pb) {
     const ns_diff_row *a = pa, *b = pb;
-    int na = isnan(a->a_median), nb = isnan(b->a_median);
+    int na = isnan(a->a_median) != 0, nb = isnan(b->a_median) != 0; /* 0 or 1 */
     if (na != nb) return na - nb;
     if (!na && a->a_median != b->a_median) return a->a_median > b->a_median ? -1 : 1;
     return strcmp(a->name, b->name);

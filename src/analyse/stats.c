@@ -51,10 +51,11 @@ size_t ns_count(const double *v, size_t n) {
     return k;
 }
 
-/* Ascending, NaN after every number, so that the numbers form a prefix. */
+/* Ascending, NaN after every number, so that the numbers form a prefix.
+ * (isnan is only "nonzero": mingw's is -1 for a NaN with its sign set.) */
 static int ns__cmp_double(const void *pa, const void *pb) {
     double a = *(const double *)pa, b = *(const double *)pb;
-    if (isnan(a) || isnan(b)) return isnan(a) - isnan(b);
+    if (isnan(a) || isnan(b)) return (isnan(a) != 0) - (isnan(b) != 0);
     return (a > b) - (a < b);
 }
 

@@ -8,6 +8,7 @@
  */
 #include "base/regex_guard.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* glibc's compile time grows faster than its node count (a 4,000-node
@@ -199,4 +200,28 @@ const char *ns_regex_refusal(const char *re) {
         if (nodes > NS__REGEX_MAX_NODES || l->last > NS__REGEX_MAX_NODES) return too_big;
     }
     return NULL;
+}
+
+void ns_regex_error(int rc, const regex_t *re, char *msg, size_t n) {
+    static const struct { int rc; const char *text; } t[] = {
+        {REG_NOMATCH, "No match"},
+        {REG_BADPAT, "Invalid regular expression"},
+        {REG_ECOLLATE, "Invalid collation character"},
+        {REG_ECTYPE, "Invalid character class name"},
+        {REG_EESCAPE, "Trailing backslash"},
+        {REG_ESUBREG, "Invalid back reference"},
+        {REG_EBRACK, "Unmatched [, [^, [:, [., or [="},
+        {REG_EPAREN, "Unmatched ( or \\("},
+        {REG_EBRACE, "Unmatched \\{"},
+        {REG_BADBR, "Invalid content of \\{\\}"},
+        {REG_ERANGE, "Invalid range end"},
+        {REG_ESPACE, "Memory exhausted"},
+        {REG_BADRPT, "Invalid preceding regular expression"},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (t[i].rc == rc) {
+            snprintf(msg, n, "%s", t[i].text);
+            return;
+        }
+    regerror(rc, re, msg, n);
 }

@@ -27,4 +27,11 @@
  * regcomp. */
 const char *ns_regex_refusal(const char *re);
 
+/* What regcomp's error code rc means, in glibc's words on every system:
+ * the Windows build's regcomp is TRE's (tools/mingw-deps.sh), whose own
+ * texts differ, and a message must not depend on the build.  re is the
+ * compiled pattern regerror gets for a code not in the table. */
+#include <regex.h>
+void ns_regex_error(int rc, const regex_t *re, char *msg, size_t n);
+
 #endif

@@ -13,12 +13,13 @@
  * command not found) -- the failures are recorded too; NS_EXIT_USAGE,
  * NS_EXIT_IO; NS_EXIT_INTERRUPTED.
  */
-#include "capture/capture.h"
+#include "platform/proc.h"
 #include "capture/collect.h"
 #include "capture/live.h"
 #include "parse/run_read.h"
 #include "capture/outdir.h"
-#include "capture/watchdog.h"
+#include "platform/watchdog.h"
+#include "platform/plat.h"
 #include "npu/npu.h"
 #include "builtin/builtin.h"
 #include "cli/cli.h"
@@ -268,7 +269,7 @@ static ns_profile *ns__profile_for(const char *dir, const char *id) {
  * NO_COLOR (plain output asked for). */
 static ns_live *ns__live_new(const ns__rec_opts *o) {
     const char *term = getenv("TERM"), *nc = getenv("NO_COLOR");
-    if (o->quiet || o->show_output || !isatty(2) || (term && !strcmp(term, "dumb")) || (nc && *nc))
+    if (o->quiet || o->show_output || !ns_plat_isatty(2) || (term && !strcmp(term, "dumb")) || (nc && *nc))
         return NULL;
     return ns_live_new(2, ns_live_width(2), NULL);
 }

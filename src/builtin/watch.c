@@ -20,9 +20,10 @@
  * When is a log finished?  A pipe or a FIFO ends when its writer closes it
  * (the FIFO is opened once).  A file has no end of its own: at the end of
  * what is there, watch waits, reading again four times a second, and ends
- * once no process has the file open for writing (looked up in /proc,
- * Linux) -- or never, with --follow, until it is interrupted.  Where /proc
- * cannot say, the end of the file ends it.  While it waits it looks at the
+ * once no process has the file open for writing (platform/plat.h: /proc
+ * on Linux; on Windows, the file cannot be opened denying others write
+ * access) -- or never, with --follow, until it is interrupted.  Where that
+ * cannot be told, the end of the file ends it.  While it waits it looks at the
  * path too, as `tail -F` does (--follow=name, the default): a file
  * truncated under it (copy-and-truncate rotation) is read again from its
  * start, and when the path names another file (rename and recreate) the
@@ -38,6 +39,7 @@
 #include "cli/cli.h"
 #include "npu/hook.h"
 #include "parse/run_read.h"
+#include "platform/plat.h"
 #include "render/export.h"
 
 #include <dirent.h>
@@ -62,46 +64,6 @@ static void ns__on_stop(int sig) { ns__watch_stop = sig; }
 static void ns__nap(void) {
     struct timespec ts = {0, NS__WATCH_POLL_MS * 1000000L};
     nanosleep(&ts, NULL); /* a signal cuts it short */
-}
-
-/* ====== Is anyone still writing? ====== */
-
-/* 1: a process other than us has the file (dev, ino) open for writing;
- * 0: none; -1: /proc cannot tell. */
-static int ns__writers(dev_t dev, ino_t ino) {
-    DIR *proc = opendir("/proc");
-    if (!proc) return -1;
-    int found = 0, looked = 0;
-    pid_t self = getpid();
-    struct dirent *p;
-    char path[300], info[600], buf[256];
-    while (!found && !ns__watch_stop && (p = readdir(proc))) {
-        if (p->d_name[0] < '1' || p->d_name[0] > '9' || atol(p->d_name) == self) continue;
-        snprintf(path, sizeof path, "/proc/%s/fd", p->d_name);
-        DIR *fds = opendir(path);
-        if (!fds) continue;
-        looked = 1;
-        struct dirent *f;
-        while (!found && (f = readdir(fds))) {
-            if (f->d_name[0] == '.') continue;
-            snprintf(info, sizeof info, "%s/%s", path, f->d_name);
-            struct stat st;
-            if (stat(info, &st) != 0 || st.st_dev != dev || st.st_ino != ino) continue;
-            /* the open mode: fdinfo's "flags:" in octal, O_ACCMODE its last bits */
-            snprintf(info, sizeof info, "/proc/%s/fdinfo/%s", p->d_name, f->d_name);
-            int fd = open(info, O_RDONLY);
-            if (fd < 0) continue;
-            ssize_t n = read(fd, buf, sizeof buf - 1);
-            close(fd);
-            if (n <= 0) continue;
-            buf[n] = 0;
-            const char *fl = strstr(buf, "flags:");
-            if (fl && (strtol(fl + 6, NULL, 8) & O_ACCMODE) != O_RDONLY) found = 1;
-        }
-        closedir(fds);
-    }
-    closedir(proc);
-    return found ? 1 : looked ? 0 : -1;
 }
 
 /* ====== Following ====== */
@@ -194,7 +156,7 @@ static int ns__follow(ns__watch_src *src, ns__watch_readers *rd) {
         /* nobody writes any more (and the path is not being rotated) */
         if (src->follow == NS__FOLLOW_NONE && polls++ % NS__WRITERS_EVERY == 0 &&
             (src->gone == 0 || src->gone > NS__GONE_POLLS) &&
-            ns__writers(src->dev, src->ino) != 1) {
+            ns_plat_writers(src->name, src->in) != 1) {
             /* what came in since the last read, then stop */
             n = read(src->in, buf, NS__WATCH_CHUNK);
             if (n > 0) {
@@ -360,7 +322,7 @@ int ns_cmd_watch(int argc, char **argv) {
         src.ino = st.st_ino;
     }
     const char *term = getenv("TERM"), *nc = getenv("NO_COLOR");
-    int show = isatty(2) && !ro.quiet && !(term && !strcmp(term, "dumb")) && !(nc && *nc);
+    int show = ns_plat_isatty(2) && !ro.quiet && !(term && !strcmp(term, "dumb")) && !(nc && *nc);
     live = ns_live_new(show ? 2 : -1, ns_live_width(2), format == 1 ? stdout : NULL);
     ns_live_start(live, NULL, profile, ro.npuw);
     profile = NULL; /* the live line owns it now */

@@ -1,12 +1,11 @@
 /* collect.c -- the --collect rule (collect.h). */
-#define _DEFAULT_SOURCE 1 /* realpath() */
 #include "capture/collect.h"
 
 #include "base/common.h"
+#include "platform/plat.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +19,7 @@ static const char *const ns__reserved[] = {"run.json", "stdout.log", "stderr.log
 static char *ns__cwd_new(void) {
     char *cwd = getcwd(NULL, 0);
     if (!cwd) return NULL;
-    char *real = realpath(cwd, NULL);
+    char *real = ns_plat_realpath(cwd);
     free(cwd);
     return real;
 }
@@ -95,7 +94,7 @@ int ns_collect_expand(const char *name, char ***out) {
         while ((de = readdir(d))) {
             const char *b = de->d_name;
             /* hidden names never (FNM_PERIOD), nor the run folder's own */
-            if (fnmatch(pat, b, FNM_PERIOD) != 0) continue;
+            if (!ns_plat_fnmatch(pat, b)) continue;
             int reserved = 0;
             for (int i = 0; ns__reserved[i]; i++)
                 if (!strcmp(b, ns__reserved[i])) reserved = 1;
@@ -116,11 +115,11 @@ int ns_collect_expand(const char *name, char ***out) {
 
 char *ns_collect_resolve_new(const char *name, const char **why) {
     struct stat st;
-    if (lstat(name, &st) != 0) {
+    if (ns_plat_lstat(name, &st) != 0) {
         *why = errno == ENOENT ? "no such file after the run" : strerror(errno);
         return NULL;
     }
-    char *real = realpath(name, NULL), *cwd = ns__cwd_new();
+    char *real = ns_plat_realpath(name), *cwd = ns__cwd_new();
     if (!real || !cwd) {
         *why = strerror(errno);
         free(real);

@@ -6,11 +6,11 @@
 #include "npu/logline.h"
 #include "npu/npu.h"
 #include "render/status.h"
+#include "platform/plat.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -47,9 +47,8 @@ static double ns__now(void) {
 int ns_live_width(int fd) {
     const char *c = getenv("COLUMNS");
     if (c && atoi(c) > 0) return atoi(c);
-    struct winsize ws;
-    if (fd >= 0 && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
-    return 80;
+    int w = ns_plat_term_width(fd);
+    return w > 0 ? w : 80;
 }
 
 ns_live *ns_live_new(int fd, int width, FILE *events) {

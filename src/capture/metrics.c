@@ -3,6 +3,7 @@
  * fixed text over a whole piece of output, at memory speed. */
 #define _GNU_SOURCE 1
 #include "capture/metrics.h"
+#include "platform/plat.h"
 
 #include "base/regex_guard.h"
 
@@ -86,7 +87,7 @@ int ns_metrics_add(ns_metric_set *m, const char *spec) {
     int rc = regcomp(&re, eq + 1, REG_EXTENDED);
     if (rc != 0) {
         char msg[256];
-        regerror(rc, &re, msg, sizeof msg);
+        ns_regex_error(rc, &re, msg, sizeof msg);
         ns_error("--metric '%s': %s", spec, msg);
         return -1;
     }

@@ -1,18 +1,17 @@
 /* outdir.c -- the output folder's lock and its stale temporary folders
  * (outdir.h says why).  Failure reasons are returned, never printed: the
  * command decides what a busy folder means. */
-#define _DEFAULT_SOURCE 1 /* flock() */
 #include "capture/outdir.h"
 
 #include "base/common.h"
 #include "capture/rundir.h" /* ns_rmtree: never follows a link */
+#include "platform/plat.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,46 +26,37 @@ int ns_outdir_lock_take(ns_outdir_lock *l, const char *dir, const char **why) {
     size_t n = strlen(dir) + sizeof NS__LOCK_NAME + 1;
     char *path = ns_xmalloc(n);
     snprintf(path, n, "%s/%s", dir, NS__LOCK_NAME);
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd < 0) {
+    int fd = -1;
+    char owner[128] = "";
+    int took = ns_plat_lock(path, &fd, owner, sizeof owner);
+    if (took < 0) {
         snprintf(msg, sizeof msg, "%.400s: %s", path, strerror(errno));
         free(path);
         *why = msg;
         return -1;
     }
     free(path);
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        int e = errno;
-        char owner[128] = "";
-        ssize_t got = pread(fd, owner, sizeof owner - 1, 0);
-        owner[got > 0 ? got : 0] = 0;
+    if (took == 1) {
         owner[strcspn(owner, "\n")] = 0;
-        close(fd);
-        if (e == EWOULDBLOCK)
-            snprintf(msg, sizeof msg, "in use by another npuscope (%s)",
-                     *owner ? owner : "pid unknown");
-        else snprintf(msg, sizeof msg, "cannot lock: %s", strerror(e));
+        snprintf(msg, sizeof msg, "in use by another npuscope (%s)", *owner ? owner : "pid unknown");
         *why = msg;
-        return e == EWOULDBLOCK ? 1 : -1;
+        return 1;
     }
     /* "pid 123 since 2026-12-01T09:00:00Z": for the next one's message */
-    char owner[128];
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
     char when[32];
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    int len = snprintf(owner, sizeof owner, "pid %ld since %s\n", (long)getpid(), when);
-    if (ftruncate(fd, 0) != 0 || pwrite(fd, owner, (size_t)len, 0) != len) {
-        /* the lock holds without the note; the next one's message says less */
-    }
+    snprintf(owner, sizeof owner, "pid %ld since %s\n", ns_plat_pid(), when);
+    ns_plat_lock_note(fd, owner);
     l->fd = fd;
     return 0;
 }
 
 void ns_outdir_lock_release(ns_outdir_lock *l) {
     if (l->fd < 0) return;
-    close(l->fd); /* closing drops the flock */
+    ns_plat_unlock(l->fd);
     l->fd = -1;
 }
 
@@ -75,7 +65,7 @@ void ns_outdir_lock_release(ns_outdir_lock *l) {
 /* Bytes under path (not following links); best effort. */
 static unsigned long long ns__du(const char *path) {
     struct stat st;
-    if (lstat(path, &st) != 0) return 0;
+    if (ns_plat_lstat(path, &st) != 0) return 0;
     unsigned long long sum = (unsigned long long)st.st_size;
     if (!S_ISDIR(st.st_mode)) return sum;
     DIR *d = opendir(path);
@@ -109,7 +99,7 @@ int ns_outdir_clean_stale(const char *dir, unsigned long long *bytes, const char
         char *p = ns_xmalloc(n);
         snprintf(p, n, "%s/%s", dir, e->d_name);
         struct stat st;
-        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (ns_plat_lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
             unsigned long long b = ns__du(p);
             if (ns_rmtree(p) == 0) {
                 removed++;

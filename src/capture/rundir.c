@@ -1,21 +1,18 @@
 /* rundir.c -- run folders on disk (see rundir.h). */
-#define _DEFAULT_SOURCE 1 /* syscall(), for renameat2 where libc lacks it */
 #include "capture/rundir.h"
 
 #include "base/jsonw.h"
 #include "base/path.h"
+#include "platform/plat.h"
 #include "render/tree_json.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 /* ====== Folders ====== */
@@ -27,7 +24,7 @@ int ns_mkdirs(const char *path) {
         if (*s != '/' && *s) continue;
         char c = *s;
         *s = 0;
-        if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+        if (ns_plat_mkdir(p, 0755) != 0 && errno != EEXIST) {
             ns_error("%s: %s", p, strerror(errno));
             rc = -1;
             break;
@@ -49,7 +46,7 @@ int ns_mkdirs(const char *path) {
 int ns_run_exists(const char *dir, const char *id) {
     char *p = ns_path_join_new(dir, id);
     struct stat st;
-    int e = lstat(p, &st) == 0;
+    int e = ns_plat_lstat(p, &st) == 0;
     free(p);
     return e;
 }
@@ -58,9 +55,9 @@ char *ns_run_tmpdir_new(const char *dir, const char *id) {
     static unsigned counter;
     char name[512];
     for (int tries = 0; tries < 100; tries++) {
-        snprintf(name, sizeof name, ".tmp-%.400s-%ld-%u", id, (long)getpid(), counter++);
+        snprintf(name, sizeof name, ".tmp-%.400s-%ld-%u", id, ns_plat_pid(), counter++);
         char *p = ns_path_join_new(dir, name);
-        if (mkdir(p, 0755) == 0) return p;
+        if (ns_plat_mkdir(p, 0755) == 0) return p;
         int e = errno;
         free(p);
         if (e != EEXIST) {
@@ -74,38 +71,15 @@ char *ns_run_tmpdir_new(const char *dir, const char *id) {
 
 int ns_run_publish(const char *tmp, const char *dir, const char *id) {
     char *final = ns_path_join_new(dir, id);
-    int rc = 0;
-#if defined(SYS_renameat2)
-    long r = syscall(SYS_renameat2, AT_FDCWD, tmp, AT_FDCWD, final, 1 /* RENAME_NOREPLACE */);
-    if (r == 0) goto out;
-    if (errno == EEXIST) {
-        rc = 1;
-        goto out;
-    }
-    if (errno != ENOSYS && errno != EINVAL) {
-        ns_error("%s: %s", final, strerror(errno));
-        rc = -1;
-        goto out;
-    }
-#endif
-    /* rename() replaces only an empty directory, never a run */
-    if (rename(tmp, final) != 0) {
-        if (errno == EEXIST || errno == ENOTEMPTY) rc = 1;
-        else {
-            ns_error("%s: %s", final, strerror(errno));
-            rc = -1;
-        }
-    }
-#if defined(SYS_renameat2)
-out:
-#endif
+    int rc = ns_plat_rename_new(tmp, final); /* never replaces anything */
+    if (rc < 0) ns_error("%s: %s", final, strerror(errno));
     free(final);
     return rc;
 }
 
 int ns_rmtree(const char *path) {
     struct stat st;
-    if (lstat(path, &st) != 0) return errno == ENOENT ? 0 : -1;
+    if (ns_plat_lstat(path, &st) != 0) return errno == ENOENT ? 0 : -1;
     if (!S_ISDIR(st.st_mode)) return unlink(path);
     DIR *d = opendir(path);
     if (!d) return -1;
@@ -138,17 +112,6 @@ static void ns__kv_obj(ns_buf *b, const ns_kvlist *l) {
         ns_json_str(b, l->items[i].value);
     }
     ns_buf_putc(b, '}');
-}
-
-static const char *ns__signame(int sig) {
-    static const struct { int sig; const char *name; } t[] = {
-        {SIGHUP, "SIGHUP"}, {SIGINT, "SIGINT"}, {SIGQUIT, "SIGQUIT"}, {SIGILL, "SIGILL"},
-        {SIGABRT, "SIGABRT"}, {SIGFPE, "SIGFPE"}, {SIGKILL, "SIGKILL"}, {SIGSEGV, "SIGSEGV"},
-        {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"}, {SIGBUS, "SIGBUS"},
-        {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"}, {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (t[i].sig == sig) return t[i].name;
-    return NULL;
 }
 
 int ns_run_write_json(const char *dir, const ns_run *r, ns_report *const *reports,
@@ -189,7 +152,7 @@ int ns_run_write_json(const char *dir, const ns_run *r, ns_report *const *report
     else ns_buf_puts(&b, ",\n\"exit_code\":null");
     if (r->signal) {
         ns_buf_printf(&b, ",\"signal\":%d,\"signal_name\":", r->signal);
-        const char *sn = ns__signame(r->signal);
+        const char *sn = ns_plat_signame(r->signal);
         if (sn) ns_json_str(&b, sn);
         else ns_buf_puts(&b, "null");
     } else {
@@ -217,18 +180,14 @@ int ns_run_write_json(const char *dir, const ns_run *r, ns_report *const *report
     }
     ns_buf_printf(&b, "},\n\"stdout_bytes\":%llu,\"stderr_bytes\":%llu,", r->stdout_bytes,
                   r->stderr_bytes);
-    struct utsname u;
-    char host[256] = "?", os[300] = "?";
-    if (uname(&u) == 0) {
-        snprintf(host, sizeof host, "%s", u.nodename);
-        snprintf(os, sizeof os, "%s %s %s", u.sysname, u.release, u.machine);
-    }
+    char host[256], os[300];
+    ns_plat_host(host, sizeof host, os, sizeof os);
     ns_buf_puts(&b, "\"host\":{\"name\":");
     ns_json_str(&b, host);
     ns_buf_puts(&b, ",\"os\":");
     ns_json_str(&b, os);
     ns_buf_printf(&b, ",\"cpus\":%ld},\"npuscope_version\":\"%s\",\n\"reports\":[",
-                  sysconf(_SC_NPROCESSORS_ONLN), NS_VERSION);
+                  ns_plat_cpus(), NS_VERSION);
     ns_view v;
     ns_view_init(&v);
     for (int i = 0; i < nreports; i++) {

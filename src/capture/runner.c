@@ -18,14 +18,14 @@
  * under one of npuscope's names (stdout.log, stderr.log, run.json) is kept
  * as command-NAME, with a warning, before npuscope's are moved into place.
  */
-#define _XOPEN_SOURCE 700 /* realpath() is XSI */
 #include "capture/runner.h"
 
 #include "base/path.h"
 #include "capture/collect.h"
 #include "capture/live.h"
 
-#include "capture/capture.h"
+#include "platform/proc.h"
+#include "platform/plat.h"
 #include "npu/hook.h"
 #include "npu/npu.h"
 #include "npu/files.h"
@@ -126,7 +126,7 @@ static void ns__collect_files(const ns_runner *rn, const char *tmp, time_t start
 static void ns__keep_commands(const char *dir, const char *name) {
     char *have = ns_path_join_new(dir, name);
     struct stat st;
-    if (lstat(have, &st) != 0) {
+    if (ns_plat_lstat(have, &st) != 0) {
         free(have);
         return;
     }
@@ -135,7 +135,7 @@ static void ns__keep_commands(const char *dir, const char *name) {
         if (k == 1) snprintf(alt, sizeof alt, "command-%s", name);
         else snprintf(alt, sizeof alt, "command-%d-%s", k, name);
         char *to = ns_path_join_new(dir, alt);
-        int free_name = lstat(to, &st) != 0 && errno == ENOENT;
+        int free_name = ns_plat_lstat(to, &st) != 0 && errno == ENOENT;
         int moved = free_name && rename(have, to) == 0;
         free(to);
         if (moved) {
@@ -187,7 +187,7 @@ static void ns__build_env(ns_kvlist *env, const ns_runner *rn, const ns_run_spec
 }
 
 static char *ns__abs_new(const char *path) {
-    char *r = realpath(path, NULL);
+    char *r = ns_plat_realpath(path);
     return r ? r : ns_strdup(path);
 }
 
@@ -317,7 +317,7 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
 
     /* the logs apart from what the command writes in NPUSCOPE_RUN_DIR */
     own = ns_path_join_new(tmp, NS__OWN_DIR);
-    if (mkdir(own, 0755) != 0) {
+    if (ns_plat_mkdir(own, 0755) != 0) {
         ns_error("%s: %s", own, strerror(errno));
         goto out;
     }
@@ -382,9 +382,9 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     }
     if (r->interrupted) {
         char name[512];
-        snprintf(name, sizeof name, ".interrupted-%.400s-%ld", s->id, (long)getpid());
+        snprintf(name, sizeof name, ".interrupted-%.400s-%ld", s->id, ns_plat_pid());
         char *dst = ns_path_join_new(rn->out_dir, name);
-        if (rename(tmp, dst) != 0)
+        if (ns_plat_rename_new(tmp, dst) != 0)
             ns_error("%s: %s (the interrupted run stays in %s)", dst, strerror(errno), tmp);
         free(dst);
         free(tmp);

@@ -309,7 +309,7 @@ void ns_axes_config(const ns_axes *a, size_t c, int *idx) {
 /* ====== Plan ====== */
 
 int ns_shard_parse(const char *s, int *k, int *n) {
-    long v[2] = {0, 0};
+    long long v[2] = {0, 0}; /* long is 32 bits on Windows: 10 * INT_MAX must fit */
     const char *p = s;
     for (int part = 0; part < 2; part++) {
         const char *start = p;
@@ -327,7 +327,7 @@ int ns_shard_parse(const char *s, int *k, int *n) {
         return -1;
     }
     if (v[0] >= v[1]) {
-        ns_error("--shard '%s': K must be 0..%ld (shards are numbered from 0)",
+        ns_error("--shard '%s': K must be 0..%lld (shards are numbered from 0)",
                  s, v[1] - 1);
         return -1;
     }

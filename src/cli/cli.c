@@ -16,6 +16,7 @@
 #include "cli/options.h"
 #include "parse/run_read.h"
 #include "base/exit.h"
+#include "platform/plat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -112,26 +112,6 @@ void ns_cli_none_found(char **inputs, int ninputs) {
     ns_error_at(in, 0, "no timing report found");
 }
 
-/* A file read through a mapping (parse/scan_file.c, "Mapped files") that
- * shrinks meanwhile faults where its lost pages were: say which and exit
- * as for an unreadable input, never a crash.  Any other SIGBUS is what it
- * was.  (Only async-signal-safe calls: write, _exit, signal, raise.) */
-static void ns__on_sigbus(int sig) {
-    const char *name = ns_scan_mapped_name();
-    if (name) {
-        static const char pre[] = "npuscope: ", post[] = ": the file shrank while it was read\n";
-        size_t n = 0;
-        while (name[n]) n++;
-        ssize_t w = write(2, pre, sizeof pre - 1);
-        w = write(2, name, n);
-        w = write(2, post, sizeof post - 1);
-        (void)w;
-        _exit(NS_EXIT_IO);
-    }
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
 long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink,
                  void *ctx) {
     ns_scanner sc;
@@ -163,11 +143,10 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
         inputs = dash;
         ninputs = 1;
     }
-    struct sigaction bus, was_bus;
-    memset(&bus, 0, sizeof bus);
-    bus.sa_handler = ns__on_sigbus;
-    sigemptyset(&bus.sa_mask);
-    sigaction(SIGBUS, &bus, &was_bus);
+    /* A file read through a mapping (parse/scan.c, "Mapped files") that
+     * shrinks meanwhile faults where its lost pages were: say which and
+     * exit as for an unreadable input, never a crash (platform/plat.h). */
+    ns_plat_catch_shrink(ns_scan_mapped_name, NS_EXIT_IO);
     int failed = 0;
     for (int i = 0; i < ninputs && !sc.stopped; i++) {
         struct stat st;
@@ -193,14 +172,14 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
     sc.hook = NULL;
     ns_scanner_free(&sc);
     ns_diag_summary();
-    sigaction(SIGBUS, &was_bus, NULL);
+    ns_plat_release_shrink();
     return failed ? -1 : found;
 }
 
 int ns_cli_color(int fd) {
     const char *nc = getenv("NO_COLOR");
     if (nc && *nc) return 0;
-    return isatty(fd);
+    return ns_plat_isatty(fd);
 }
 
 int ns_cli_width(int fd) {
@@ -211,11 +190,7 @@ int ns_cli_width(int fd) {
         long v = strtol(c, &end, 10);
         if (!*end && !errno && v >= 1 && v <= 100000) return (int)v;
     }
-#ifdef TIOCGWINSZ
-    struct winsize ws;
-    if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
-#endif
-    return 0;
+    return ns_plat_isatty(fd) ? ns_plat_term_width(fd) : 0;
 }
 
 /* ====== The process: standard descriptors and signals ======
@@ -226,38 +201,9 @@ int ns_cli_width(int fd) {
  * sweep, watch, report) install handlers of their own that stop them at
  * the next safe point; these are the defaults under them. */
 
-/* Open /dev/null onto each of fds 0-2 that is closed.  Called once, first. */
-static void ns__std_fds_open(void) {
-    for (int fd = 0; fd <= 2; fd++) {
-        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF) continue;
-        int nul = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
-        if (nul >= 0 && nul != fd) { /* lower ones are open: nul is fd */
-            dup2(nul, fd);
-            close(nul);
-        }
-    }
-}
-
-/* SIGHUP for a command that installs nothing of its own: say it, then end
- * as the signal ends a process (a shell sees 129).  Async-signal-safe. */
-static void ns__on_hup_default(int sig) {
-    static const char msg[] = "npuscope: hangup (SIGHUP): the terminal or session went away; "
-                              "stopped\n";
-    ssize_t w = write(2, msg, sizeof msg - 1);
-    (void)w;
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
 void ns_cli_process_init(void) {
-    ns__std_fds_open();
-    struct sigaction sa, was;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = ns__on_hup_default;
-    sigemptyset(&sa.sa_mask);
-    /* a SIGHUP npuscope was started with ignored (nohup) stays ignored */
-    if (sigaction(SIGHUP, NULL, &was) == 0 && was.sa_handler != SIG_IGN)
-        sigaction(SIGHUP, &sa, NULL);
+    ns_plat_std_fds_open();
+    ns_plat_on_hangup_say();
 }
 
 int ns_cli_signal_exit(int sig) {
@@ -277,15 +223,6 @@ const char *ns_cli_signal_says(int sig) {
 }
 
 int ns_cli_stop_signals(void (*handler)(int)) {
-    struct sigaction sa, was;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = handler;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0; /* no SA_RESTART: a blocked read or open returns at once */
-    int rc = 0;
-    rc |= sigaction(SIGINT, &sa, NULL);
-    rc |= sigaction(SIGTERM, &sa, NULL);
-    if (sigaction(SIGHUP, NULL, &was) == 0 && was.sa_handler != SIG_IGN)
-        rc |= sigaction(SIGHUP, &sa, NULL);
-    return rc ? -1 : 0;
+    ns_plat_on_stop(handler);
+    return 0;
 }

@@ -30,18 +30,9 @@
 #define NPUSCOPE_RUNS_H
 
 #include "base/common.h"
+#include "base/kv.h"
 
-/* ====== Key/value lists ====== */
-typedef struct {
-    char *key;   /* owned */
-    char *value; /* owned */
-} ns_kv;
-
-typedef struct {
-    ns_kv *items; /* in insertion order */
-    int n;        /* used */
-    int cap;      /* allocated */
-} ns_kvlist;
+/* ====== Key/value lists (the type: base/kv.h) ====== */
 
 void ns_kv_set(ns_kvlist *l, const char *key, const char *value); /* replaces */
 const char *ns_kv_get(const ns_kvlist *l, const char *key);

@@ -480,7 +480,7 @@ int ns_scanner_set_label_regex(ns_scanner *sc, const char *re) {
     int rc = regcomp(&sc->label_re, re, REG_EXTENDED);
     if (rc != 0) {
         char msg[256];
-        regerror(rc, &sc->label_re, msg, sizeof msg);
+        ns_regex_error(rc, &sc->label_re, msg, sizeof msg);
         ns_diag_say(&sc->diag, NS_DIAG_ERROR, NULL, 0, "--label-regex '%s': %s", re, msg);
         return -1;
     }

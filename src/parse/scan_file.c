@@ -10,12 +10,12 @@
  * below.  Left out: any other way in (sockets, compressed files).
  */
 #include "parse/scan_int.h"
+#include "platform/plat.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -57,14 +57,11 @@ const char *ns_scan_mapped_name(void) { return ns__mapped_name; }
 
 /* The mapping of regular file fd of `size` bytes, or NULL (read it). */
 static char *ns__map_file(int fd, uint64_t size) {
-    long pg = sysconf(_SC_PAGESIZE);
-    if (pg <= 0 || size == 0 || size > SIZE_MAX / 2 || ns__no_map()) return NULL;
+    size_t pg = ns_plat_page();
+    if (size == 0 || size > SIZE_MAX / 2 || ns__no_map()) return NULL;
     size_t tail = (size_t)(size % (uint64_t)pg);
-    if (tail == 0 || tail > (size_t)pg - NS__MAP_SLACK) return NULL;
-    void *at = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (at == MAP_FAILED) return NULL;
-    posix_madvise(at, (size_t)size, POSIX_MADV_SEQUENTIAL); /* read ahead far; a hint */
-    return at;
+    if (tail == 0 || tail > pg - NS__MAP_SLACK) return NULL;
+    return ns_plat_map(fd, (size_t)size);
 }
 
 static int ns__map(ns__reader *rd, int fd, size_t size) {
@@ -77,7 +74,7 @@ static int ns__map(ns__reader *rd, int fd, size_t size) {
 }
 
 static void ns__unmap(ns__reader *rd) {
-    munmap(rd->buf + rd->given_back, rd->cap - rd->given_back);
+    ns_plat_unmap(rd->buf, rd->cap, rd->given_back, rd->cap);
     rd->buf = NULL;
     rd->mapped = 0;
 }
@@ -89,11 +86,11 @@ const char *ns_scan_map(int fd, uint64_t size, const char *name) {
 }
 
 void ns_scan_unmap(const char *map, uint64_t size, uint64_t from, uint64_t to) {
-    long pg = sysconf(_SC_PAGESIZE);
-    if (!map || pg <= 0) return;
-    uint64_t a = (from + (uint64_t)pg - 1) / (uint64_t)pg * (uint64_t)pg;
-    uint64_t b = to >= size ? size : to / (uint64_t)pg * (uint64_t)pg;
-    if (b > a) munmap((char *)(uintptr_t)map + a, (size_t)(b - a));
+    uint64_t pg = ns_plat_page();
+    if (!map) return;
+    uint64_t a = (from + pg - 1) / pg * pg;
+    uint64_t b = to >= size ? size : to / pg * pg;
+    if (b > a) ns_plat_unmap((char *)(uintptr_t)map, (size_t)size, (size_t)a, (size_t)b);
     if (from == 0 && to >= size) ns__mapped_name = NULL;
 }
 
@@ -119,9 +116,10 @@ static int ns__fill_mapped(ns__reader *rd) {
     if (rd->part) return 0; /* the mapping is shared: its owner unmaps */
     size_t keep = rd->last < rd->start ? rd->last : rd->start;
     if (keep - rd->given_back >= NS__GIVE_BACK + NS__MAP_STEP) {
-        long pg = sysconf(_SC_PAGESIZE);
-        size_t upto = (keep - NS__MAP_STEP) / (size_t)pg * (size_t)pg;
-        if (munmap(rd->buf + rd->given_back, upto - rd->given_back) == 0) rd->given_back = upto;
+        size_t pg = ns_plat_page();
+        size_t upto = (keep - NS__MAP_STEP) / pg * pg;
+        ns_plat_unmap(rd->buf, rd->cap, rd->given_back, upto);
+        rd->given_back = upto;
     }
     return 0;
 }

@@ -41,6 +41,7 @@
  * (--report N) cancels the workers' scans.
  */
 #include "parse/split.h"
+#include "platform/plat.h"
 
 #include "model/stages.h"
 

@@ -13,6 +13,7 @@
  */
 #define _XOPEN_SOURCE 700 /* realpath() is XSI */
 #include "builtin/report/report.h"
+#include "platform/plat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,7 +30,7 @@
 static char *ns__dir_real_new(const char *path) {
     char *copy = ns_strdup(path), *slash = strrchr(copy, '/');
     const char *dir = slash ? (slash == copy ? "/" : (*slash = 0, copy)) : ".";
-    char *real = realpath(dir, NULL);
+    char *real = ns_plat_realpath(dir);
     free(copy);
     return real;
 }
@@ -50,7 +51,7 @@ int ns__report_out_refused(const char *out, char **inputs, int ninputs) {
             refused = 1;
         } else if (S_ISDIR(is.st_mode) && !page && out_dir) {
             /* inside a run folder or a folder of runs: only a page is replaced */
-            char *in = realpath(inputs[i], NULL);
+            char *in = ns_plat_realpath(inputs[i]);
             size_t n = in ? strlen(in) : 0;
             if (in && !strncmp(out_dir, in, n) && (out_dir[n] == '/' || out_dir[n] == 0)) {
                 ns_error("-o %s: a file inside the input %s that is not a page (.html); it is "
@@ -73,8 +74,7 @@ static char ns__tmp_path[PATH_MAX + 32]; /* the file being written, for the hand
  * then end as the signal ends a process.  Async-signal-safe. */
 static void ns__on_signal(int sig) {
     if (ns__tmp_path[0]) unlink(ns__tmp_path);
-    signal(sig, SIG_DFL);
-    raise(sig);
+    ns_plat_die_by(sig);
 }
 
 static int ns__write_file(const char *path, const char *pre, const char *data, size_t len) {
@@ -85,25 +85,13 @@ static int ns__write_file(const char *path, const char *pre, const char *data, s
         return -1;
     }
     snprintf(ns__tmp_path, sizeof ns__tmp_path, "%.*s.%s.XXXXXX", (int)dl, path, path + dl);
-    struct sigaction sa, was[3];
-    static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = ns__on_signal;
-    sigemptyset(&sa.sa_mask);
-    for (int i = 0; i < 3; i++) sigaction(sigs[i], &sa, &was[i]);
-    /* a file size limit is a write error to report, not a death */
-    struct sigaction ign, was_xfsz;
-    memset(&ign, 0, sizeof ign);
-    ign.sa_handler = SIG_IGN;
-    sigaction(SIGXFSZ, &ign, &was_xfsz);
+    ns_plat_hold_stop(ns__on_signal);
     int fd = mkstemp(ns__tmp_path), err = 0;
     if (fd < 0) {
         err = errno;
         ns__tmp_path[0] = 0;
     } else {
-        mode_t mask = umask(0);
-        umask(mask);
-        if (fchmod(fd, 0666 & ~mask) != 0) err = errno;
+        if (ns_plat_fd_usual_mode(fd) != 0) err = errno;
         FILE *f = err ? NULL : fdopen(fd, "wb");
         if (!f && !err) err = errno;
         if (f) {
@@ -114,12 +102,11 @@ static int ns__write_file(const char *path, const char *pre, const char *data, s
         } else {
             close(fd);
         }
-        if (!err && rename(ns__tmp_path, path) != 0) err = errno;
+        if (!err && ns_plat_rename_over(ns__tmp_path, path) != 0) err = errno;
         if (err) unlink(ns__tmp_path);
         ns__tmp_path[0] = 0;
     }
-    for (int i = 0; i < 3; i++) sigaction(sigs[i], &was[i], NULL);
-    sigaction(SIGXFSZ, &was_xfsz, NULL);
+    ns_plat_release_stop();
     if (err) {
         ns_error("%s: %s (nothing written; what was there is as it was)", path, strerror(err));
         return -1;
@@ -141,7 +128,7 @@ int ns__report_write_page(const char *out, const ns_buf *html) {
 }
 
 int ns__report_write_svgs(const char *dir, const ns_page *p) {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    if (ns_plat_mkdir(dir, 0777) != 0 && errno != EEXIST) {
         ns_error("%s: %s", dir, strerror(errno));
         return -1;
     }

@@ -1,4 +1,4 @@
-/* capture.h -- run one command and keep everything it says.
+/* proc.h -- run one command and keep everything it says.
  *
  * The NPU compiler prints its timing report from native code on stdout, so
  * the only reliable place to catch it is the file descriptor: the child's
@@ -6,11 +6,16 @@
  * stdout.log / stderr.log as the bytes arrive.  The command runs without a
  * shell, in its own process group, so a timeout or an interrupt reaches
  * everything it started.
+ *
+ * Two implementations: proc_posix.c (fork, exec, poll, wait4; the
+ * watchdog of watchdog.h) and proc_win32.c (CreateProcessW in a Job
+ * Object, pipes drained with PeekNamedPipe, a console control handler).
  */
-#ifndef NPUSCOPE_CAPTURE_H
-#define NPUSCOPE_CAPTURE_H
+#ifndef NPUSCOPE_PROC_H
+#define NPUSCOPE_PROC_H
 
-#include "model/runs.h"
+#include "base/common.h"
+#include "base/kv.h"
 
 typedef struct {
     char *const *argv;     /* the command; argv[0] is looked up in PATH */

@@ -1,4 +1,4 @@
-/* capture.c -- fork, exec, drain, measure (see capture.h).
+/* proc_posix.c -- fork, exec, drain, measure (see proc.h).
  *
  * How it works:
  *   - three pipes: the child's stdout, its stderr, and a close-on-exec pipe
@@ -42,10 +42,11 @@
  * resource usage (peak RSS above all) of one child rather than of all
  * children so far.  F_SETPIPE_SZ (the pipes' size) is Linux's, declared
  * for _GNU_SOURCE, which includes the rest. */
+#ifndef _WIN32 /* Windows: proc_win32.c */
 #define _GNU_SOURCE 1
-#include "capture/capture.h"
+#include "platform/proc.h"
 
-#include "capture/watchdog.h"
+#include "platform/watchdog.h"
 #include "base/path.h"
 
 #include <dirent.h>
@@ -552,3 +553,7 @@ cleanup:
             if (all[i][j] >= 0) close(all[i][j]);
     return rc;
 }
+
+#else
+typedef int ns__proc_posix_unused; /* ISO C: a unit is never empty */
+#endif

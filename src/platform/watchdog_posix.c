@@ -1,8 +1,9 @@
-/* watchdog.c -- the guards of watchdog.h.  The watchdog is a fork of
+/* watchdog_posix.c -- the guards of watchdog.h.  The watchdog is a fork of
  * npuscope that execs nothing: it closes every descriptor it inherited
  * (the run's logs, the output folder's lock) but its pipe, and waits. */
+#ifndef _WIN32 /* Windows: proc_win32.c */
 #define _DEFAULT_SOURCE 1
-#include "capture/watchdog.h"
+#include "platform/watchdog.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -98,3 +99,7 @@ void ns_watchdog_child(pid_t parent) {
 #endif
     if (getppid() != parent) _exit(127); /* npuscope died before we got here */
 }
+
+#else
+typedef int ns__watchdog_posix_unused; /* ISO C: a unit is never empty */
+#endif
