@@ -159,7 +159,8 @@ if [ -z "${NPUSCOPE_INNER:-}" ] && [ "${TIER:-full}" != full ]; then
     skip "report under ASan+UBSan (a sanitizer build: make check)"
 elif [ -z "${NPUSCOPE_INNER:-}" ]; then
     rb_asan() {
-        make -s BUILD=build-asan SANITIZE=1 build-asan/npuscope >/dev/null || return 1
+        # shellcheck disable=SC2086
+        make -s ${NS_J:-} BUILD=build-asan SANITIZE=1 build-asan/npuscope >/dev/null || return 1
         local f rc
         { head -n 6 "$FIX/mlir22-tree-st.txt"
           awk 'BEGIN { for (i = 0; i < 10000; i++) { printf "    0.0001 (  0.0%%)  "; for (j = 0; j < i; j++) printf "  "; print "P" i } }'
