@@ -181,6 +181,10 @@ present "e2e clang-22 -ftime-trace/-ftime-report" clang-22 &&
 # NPU facts, old and new forms, and NPU logs recognised without a flag
 # shellcheck source=tests/run_npu.sh
 . tests/run_npu.sh
+# the fault tier's data side: diff at any sample size, one run one count,
+# linear readers, names as data (tests/run_faults_data.sh)
+# shellcheck source=tests/run_faults_data.sh
+. tests/run_faults_data.sh
 # shellcheck source=tests/run_split.sh
 . tests/run_split.sh # a big file read by two threads, byte for byte as by one
 # shellcheck source=tests/run_mapped.sh

@@ -15,7 +15,10 @@
 #     one swapped pair gives p = 0.016, three give 0.056), so a fresh A/B
 #     decides before the test fails;
 #   - A/A: the same command as both sides, runs interleaved: the total must
-#     be "same".  An exact test at alpha 0.05 calls a true A/A different at
+#     be "same" -- the equivalence check: the shift's 90% interval inside
+#     +-20% (--threshold 20; five runs a side cannot show a 2% equivalence
+#     on a busy machine, and then the verdict is "inconclusive", the gate
+#     exit 2).  An exact test at alpha 0.05 calls a true A/A different at
 #     most ~3% of the time (5 against 5: p <= 0.032 in 8 of 252 orders), so
 #     a second, fresh A/A decides before the test fails (~0.1% together).
 # The golden cases tests/cases/fit-* and diff-* cover the output formats
@@ -136,7 +139,7 @@ an_aa_once() {
                 mlir-opt-22 --mlir-timing "--pass-pipeline=$AN_PIPE_A" "$AN/in-2000.mlir" -o /dev/null || return 2
         done
     done
-    "$NPUSCOPE" diff --format json --fail-if-slower 5 --a side=a --b side=b "$out" >"$out.json" || return 1
+    "$NPUSCOPE" diff --format json --threshold 20 --fail-if-slower 20 --a side=a --b side=b "$out" >"$out.json" || return 1
     jqt '.rows[0] | .name == "total" and .a_n == 5 and .b_n == 5 and .verdict == "same"' \
         "$out.json" || { jq -c '.rows[0]' "$out.json"; return 1; }
 }

@@ -1,0 +1,100 @@
+# shellcheck shell=bash
+# run_faults_data.sh -- the data side of the fault tier: statistics that
+# never switch themselves off, one run one count, linear readers, names as
+# data.  Sourced by tests/run.sh (uses its check, $NPUSCOPE, $TMP), or run
+# alone: `bash tests/run_faults_data.sh` prints "N passed, N failed".
+#
+# The inputs are constructed run folders (tests/helpers/gen-runs.py: the
+# same arguments write the same bytes) and, in the full tier, runs
+# recorded with real processes (`sleep`).  Each check was seen failing on
+# the code before the change it guards (the commit message says how).
+
+if ! declare -F check >/dev/null 2>&1; then
+    # alone: the suite's helpers and set-up (tests/lib.sh)
+    # shellcheck source=tests/lib.sh
+    . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+    FD_ALONE=1
+fi
+
+FD=$TMP/faults-data
+mkdir -p "$FD"
+FD_GEN="python3 tests/helpers/gen-runs.py"
+
+# ------------------------------------------------------------ diff at large samples
+# 300 runs a side, B 1.5x slower, 40 rows: "slower" with a real p, the gate
+# exits 1, in seconds (the exact test gave up past ~230 a side: "same",
+# exit 0; and took minutes on every row).
+fd_diff_large() {
+    $FD_GEN "$FD/big-a" --runs 300 --rows 40 --prefix a --seed 1 &&
+    $FD_GEN "$FD/big-b" --runs 300 --rows 40 --prefix b --seed 2 --factor 1.5 || return 2
+    local t0 t1 rc
+    t0=$(date +%s)
+    timeout "$(hang_s 120)" "$NPUSCOPE" diff -q --format json --fail-if-slower 10 \
+        "$FD/big-a" "$FD/big-b" >"$FD/big.json" 2>"$FD/big.err"
+    rc=$?
+    t1=$(date +%s)
+    [ "$rc" -eq 1 ] || { echo "gate exit $rc, want 1"; cat "$FD/big.err"; return 1; }
+    grep -q 'total is slower' "$FD/big.err" || { cat "$FD/big.err"; return 1; }
+    jqt '.rows[0] | .name == "total" and .a_n == 300 and .b_n == 300 and .verdict == "slower"
+         and .p < 1e-10 and (.shift_ci | length == 2 and .[0] > 0)' "$FD/big.json" &&
+    jqt '[.rows[] | select(.p == null)] == []' "$FD/big.json" || return 1
+    [ $((t1 - t0)) -le "$(hang_s 30)" ] || { echo "diff took $((t1 - t0)) s"; return 1; }
+}
+check "faults: diff 300 vs 300 runs, B 1.5x: slower, a p, gate exit 1, in seconds" fd_diff_large
+
+# A against A at 300 a side: "same" (the equivalence check passes), gate 0.
+fd_diff_same() {
+    "$NPUSCOPE" diff -q --format json --fail-if-slower 10 "$FD/big-a" "$FD/big-a" >"$FD/aa.json" ||
+        { echo "gate exit $?"; return 1; }
+    jqt '.rows[0] | .verdict == "same" and .shift_ci[0] <= 0 and .shift_ci[1] >= 0' "$FD/aa.json"
+}
+check "faults: diff A/A at 300 a side: same (the shift's interval inside +-threshold)" fd_diff_same
+
+# 3 vs 3, B ten times slower: p = 0.1 can never reach 0.05: "inconclusive"
+# in every format, and the gate cannot decide: exit 2, naming the runs a
+# side that could (it said "same" and exited 0).
+fd_diff_few() {
+    local d=$1 rc
+    "$NPUSCOPE" diff -q --format json --a side=a --b side=b "$d" >"$FD/few.json" || return 1
+    jqt '.rows[0] | .name == "total" and .a_n == 3 and .b_n == 3 and .verdict == "inconclusive"
+         and .ratio > 5' "$FD/few.json" || return 1
+    "$NPUSCOPE" diff -q --a side=a --b side=b "$d" | grep -Eq '^total .* inconclusive$' || return 1
+    "$NPUSCOPE" diff -q --format markdown --a side=a --b side=b "$d" |
+        grep -q 'compile time inconclusive' || return 1
+    "$NPUSCOPE" diff -q --format github --a side=a --b side=b "$d" |
+        grep -q '^::notice title=npuscope inconclusive total::' || return 1
+    "$NPUSCOPE" diff -q --fail-if-slower 10 --a side=a --b side=b "$d" >/dev/null 2>"$FD/few.err"
+    rc=$?
+    [ "$rc" -eq 2 ] || { echo "gate exit $rc, want 2"; cat "$FD/few.err"; return 1; }
+    grep -q 'cannot decide.*at least 4 runs a side' "$FD/few.err" || { cat "$FD/few.err"; return 1; }
+}
+fd_diff_few_constructed() {
+    $FD_GEN "$FD/few" --runs 3 --tag side=a --prefix a &&
+    $FD_GEN "$FD/few" --runs 3 --tag side=b --prefix b --factor 10 || return 2
+    fd_diff_few "$FD/few"
+}
+check "faults: diff 3 vs 3 (constructed), B 10x: inconclusive everywhere, gate exit 2" fd_diff_few_constructed
+if tier_full 2>/dev/null || [ -n "${FD_ALONE:-}" ]; then
+    fd_diff_few_sleep() {
+        "$NPUSCOPE" record -q -o "$FD/sleep" -n 3 --tag side=a -- sleep 0.02 &&
+        "$NPUSCOPE" record -q -o "$FD/sleep" -n 3 --tag side=b -- sleep 0.2 || return 2
+        fd_diff_few "$FD/sleep"
+    }
+    check "faults: diff 3 vs 3 recorded sleeps, B 10x: inconclusive, gate exit 2" fd_diff_few_sleep
+fi
+
+# A's median 0 (a pass A never ran): a slower B trips the gate.
+fd_diff_zero() {
+    local i
+    for i in 1 2 3 4 5 6; do
+        mkdir -p "$FD/zero/a$i" "$FD/zero/b$i"
+        printf '{"id":"a%d","tags":{"side":"a"},"wall_s":0,"exit_code":0,"ok":true,"started_at":"2026-01-01T00:00:0%dZ"}\n' "$i" "$i" >"$FD/zero/a$i/run.json"
+        printf '{"id":"b%d","tags":{"side":"b"},"wall_s":0.%d,"exit_code":0,"ok":true,"started_at":"2026-01-01T00:00:0%dZ"}\n' "$i" "$i" "$i" >"$FD/zero/b$i/run.json"
+    done
+    "$NPUSCOPE" diff -q --fail-if-slower 10 --a side=a --b side=b "$FD/zero" >"$FD/zero.out" 2>"$FD/zero.err"
+    local rc=$?
+    [ "$rc" -eq 1 ] || { echo "gate exit $rc, want 1"; cat "$FD/zero.out" "$FD/zero.err"; return 1; }
+}
+check "faults: diff with A's median 0: a slower B trips the gate" fd_diff_zero
+
+if [ -n "${FD_ALONE:-}" ]; then finish; fi
