@@ -97,4 +97,31 @@ fd_diff_zero() {
 }
 check "faults: diff with A's median 0: a slower B trips the gate" fd_diff_zero
 
+# ------------------------------------------------------------ one run, one count
+# The same folder twice, a folder and a run inside it, a copy of a run
+# folder: each run counted once, and a note says so (n went 3 -> 6, or the
+# median moved).  Two recordings of one configuration (same folder names,
+# other start times) both count.
+fd_dedup() {
+    local one=tests/runs/model-m1_window-128-b0160d83-cold-r01
+    "$NPUSCOPE" table -q --format json tests/runs >"$FD/dd1.json" &&
+    "$NPUSCOPE" table -q --format json tests/runs tests/runs >"$FD/dd2.json" &&
+    "$NPUSCOPE" table -q --format json tests/runs "$one" >"$FD/dd3.json" || return 1
+    cmp "$FD/dd1.json" "$FD/dd2.json" || { echo "table runs runs differs from table runs"; return 1; }
+    cmp "$FD/dd1.json" "$FD/dd3.json" || { echo "a folder and a run in it differs"; return 1; }
+    "$NPUSCOPE" table tests/runs tests/runs 2>&1 >/dev/null |
+        grep -q '^npuscope: tests/runs: 31 runs already read from an earlier input' || return 1
+    local mem=tests/data/memory/runs
+    rm -rf "$FD/copy" && mkdir -p "$FD/copy" && cp -r "$mem/$(ls "$mem" | head -1)" "$FD/copy/" &&
+    "$NPUSCOPE" top -q --format json "$mem" >"$FD/dd4.json" &&
+    "$NPUSCOPE" top -q --format json "$mem" "$FD/copy" >"$FD/dd5.json" || return 1
+    cmp "$FD/dd4.json" "$FD/dd5.json" || { echo "a copied run counted twice by top"; return 1; }
+    # another recording of the same configuration: counted
+    $FD_GEN "$FD/rec1" --runs 3 --prefix r &&
+    $FD_GEN "$FD/rec2" --runs 3 --prefix r --seed 5 || return 2
+    sed -i 's/2026-01-01T00:00:00Z/2026-01-02T00:00:00Z/' "$FD"/rec2/*/run.json
+    "$NPUSCOPE" table -q --format json "$FD/rec1" "$FD/rec2" | jqt '.rows[0].n == 6'
+}
+check "faults: one run, one count (a folder twice, a run inside it, a copy)" fd_dedup
+
 if [ -n "${FD_ALONE:-}" ]; then finish; fi

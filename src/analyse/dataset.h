@@ -142,6 +142,15 @@ int ns_runset_read(ns_runset *s, const char *dir);
 int ns_runs_read(const char *dir, ns_run **runs, int *nruns);
 /* Run by run (ns_run_folder_each's, printing): fn owns each run. */
 int ns_runs_each(const char *dir, ns_run_fn fn, void *ctx);
+/* One run, one count: these three readers hand on a run only the first
+ * time they meet it in this process -- a run is its folder name (its id),
+ * its start time and its host, so `table runs runs`, a folder and a run
+ * inside it, or a copy of a run folder give each run once (a note says how
+ * many were left out, the count is the return value's).  Two recordings
+ * of one configuration into two folders have the same folder names but
+ * not the same start: both count.  ns_runs_forget starts afresh (diff
+ * between its two sides: A against A is a comparison, not a duplicate). */
+void ns_runs_forget(void);
 void ns_runset_free(ns_runset *s);
 
 /* Counted: ok, not a warmup, not a primer (the rule of `table`). */

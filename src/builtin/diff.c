@@ -501,6 +501,7 @@ int ns_cmd_diff(int argc, char **argv) {
     rd_a.sel[1] = ninputs == 1 ? &sb.sel : NULL;
     rd_b.sel[0] = &sb.sel;
     if (ns_runs_each(sa.dir, ns__diff_take, &rd_a) < 0) rc = NS_EXIT_USAGE;
+    ns_runs_forget(); /* A against A compares; it does not count a run twice */
     if (ninputs == 2 && ns_runs_each(sb.dir, ns__diff_take, &rd_b) < 0) rc = NS_EXIT_USAGE;
     if (rc) goto out;
     ns__diff_reader *rb = ninputs == 2 ? &rd_b : &rd_a;
