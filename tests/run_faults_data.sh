@@ -124,4 +124,50 @@ fd_dedup() {
 }
 check "faults: one run, one count (a folder twice, a run inside it, a copy)" fd_dedup
 
+# ------------------------------------------------------------ names are data
+# CSV cells a spreadsheet would run (=, +, -, @) get a quote in front, as
+# OWASP recommends; plain numbers stay; --csv-raw keeps the raw text.
+fd_csv_formula() {
+    $FD_GEN "$FD/csv" --runs 2 --rows 1 --tag 'k==1+2' --tag=neg=-3.5 \
+        --name-rows '=HYPERLINK("http://x")' --name-rows '@SUM(A1)' \
+        --name-rows='+1+1' --name-rows='-cmd|x' --name-rows plain || return 2
+    "$NPUSCOPE" top -q --format csv "$FD/csv" >"$FD/top.csv" || return 1
+    grep -q '^"'"'"'=HYPERLINK(""http://x"")",' "$FD/top.csv" &&
+    grep -q '^"'"'"'@SUM(A1)",' "$FD/top.csv" &&
+    grep -q '^"'"'"'+1+1",' "$FD/top.csv" &&
+    grep -q '^"'"'"'-cmd|x",' "$FD/top.csv" &&
+    grep -q '^plain,' "$FD/top.csv" || { cat "$FD/top.csv"; return 1; }
+    # no cell starts a formula: every field of every line
+    python3 -c '
+import csv, sys
+bad = [c for row in csv.reader(open(sys.argv[1])) for c in row
+       if c[:1] in ("=", "+", "-", "@") and not c.lstrip("+-").replace(".", "", 1).replace("e", "", 1).replace("-", "").isdigit()]
+sys.exit(1 if bad else 0)' "$FD/top.csv" || { echo "a formula cell is left in top's CSV"; return 1; }
+    "$NPUSCOPE" table -q --format csv "$FD/csv" >"$FD/table.csv" || return 1
+    grep -q '^"'"'"'=1+2",-3.5,' "$FD/table.csv" || { cat "$FD/table.csv"; return 1; }
+    # --csv-raw: the raw text
+    "$NPUSCOPE" top -q --csv-raw --format csv "$FD/csv" | grep -q '^"=HYPERLINK(""http://x"")",' &&
+    "$NPUSCOPE" table -q --csv-raw --format csv "$FD/csv" | grep -q '^=1+2,-3.5,'
+}
+check "faults: CSV cells starting = + - @ neutralised (OWASP), numbers kept, --csv-raw raw" fd_csv_formula
+
+# A folder name with an escape sequence and a newline: what reaches the
+# terminal shows them escaped, and no forged line appears.
+fd_term_escape() {
+    local evil
+    evil="$FD/term/x$(printf '\033[2J\033[31m')red$(printf '\r\nnpuscope: forged')"
+    mkdir -p "$evil/run-1" && echo '{"wall_s": "x"}' >"$evil/run-1/run.json" || return 2
+    $FD_GEN "$evil" --runs 3 --prefix ok || return 2
+    "$NPUSCOPE" table "$evil" >"$FD/term.out" 2>"$FD/term.err"
+    "$NPUSCOPE" diff "$evil" "$evil" >>"$FD/term.out" 2>>"$FD/term.err"
+    cat "$FD/term.out" "$FD/term.err" >"$FD/term.all"
+    [ -s "$FD/term.err" ] || { echo "no warning about the broken run"; return 1; }
+    if grep -q "$(printf '\033')" "$FD/term.all"; then echo "a raw ESC reached the terminal"; return 1; fi
+    if grep -q "$(printf '\r')" "$FD/term.all"; then echo "a raw CR reached the terminal"; return 1; fi
+    if grep -q '^npuscope: forged' "$FD/term.all"; then echo "a forged line"; return 1; fi
+    grep -q 'x\\x1b\[2J\\x1b\[31mred\\x0d\\x0anpuscope: forged/run-1/run.json' "$FD/term.err" ||
+        { cat "$FD/term.err"; return 1; }
+}
+check "faults: escape sequences and newlines in names reach the terminal escaped" fd_term_escape
+
 if [ -n "${FD_ALONE:-}" ]; then finish; fi

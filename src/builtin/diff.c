@@ -26,6 +26,7 @@
 #include "cli/cli.h"
 #include "analyse/dataset.h"
 #include "analyse/diff.h"
+#include "base/display.h"
 #include "base/jsonw.h"
 #include "analyse/stats.h"
 #include "render/grid.h"
@@ -97,8 +98,13 @@ static void ns__put_p(ns_buf *b, double p) {
 
 /* "A  DIR  K=V  mode cold  5 runs (1 not counted: 1 failed)" */
 static void ns__render_side(ns_buf *b, const char *label, const ns__side *s) {
-    ns_buf_printf(b, "%s  %s", label, s->dir);
-    if (s->sel.n) ns_buf_printf(b, "  %s", s->spec);
+    /* the folder and the selection are data: controls shown escaped */
+    ns_buf_printf(b, "%s  ", label);
+    ns_display_name(b, s->dir);
+    if (s->sel.n) {
+        ns_buf_puts(b, "  ");
+        ns_display_name(b, s->spec);
+    }
     if (s->mode && strcmp(s->mode, "none") != 0) ns_buf_printf(b, "  mode %s", s->mode);
     const ns_selection *r = &s->runs;
     ns_buf_printf(b, "  %d run%s", r->n, r->n == 1 ? "" : "s");
@@ -462,6 +468,7 @@ int ns_cmd_diff(int argc, char **argv) {
         NS_OPT_FLAG(0, "all", &o.all),
         NS_OPT_CHOICE(0, "format", &fmt, "F", ns__diff_formats),
         NS_OPT_QUIET(&quiet),
+        NS_OPT_CSV_RAW(),
         NS_OPT_END(),
     };
     const ns_option *const tables[] = {own, NULL};

@@ -641,6 +641,7 @@ int ns_cmd_fit(int argc, char **argv) {
         NS_OPT_STAGES(&stage_spec),
         NS_OPT_CHOICE(0, "format", &fmt, "F", ns__fit_formats),
         NS_OPT_QUIET(&quiet),
+        NS_OPT_CSV_RAW(),
         NS_OPT_END(),
     };
     const ns_option *const tabs[] = {own, NULL};

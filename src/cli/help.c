@@ -83,7 +83,9 @@ static const char ns__tree[] =
     "  --color WHEN       always, never or auto (default: auto = on a terminal\n"
     "                     and NO_COLOR unset)\n"
     NS__NPU_OPTIONS
-    "  -q, --quiet        no warnings\n";
+    "  -q, --quiet        no warnings\n"
+    "  --csv-raw          CSV cells as they are: no quote in front of a cell a\n"
+    "                     spreadsheet would run as a formula (=, +, -, @)\n";
 
 static const char ns__top[] =
     "usage: npuscope top [OPTIONS] [INPUT...]\n"
@@ -128,7 +130,9 @@ static const char ns__top[] =
     "  --all              include container rows\n"
     "  --label-regex RE   as for tree\n"
     NS__NPU_OPTIONS
-    "  -q, --quiet        no warnings\n";
+    "  -q, --quiet        no warnings\n"
+    "  --csv-raw          CSV cells as they are: no quote in front of a cell a\n"
+    "                     spreadsheet would run as a formula (=, +, -, @)\n";
 
 #define NS__RECORD_OPTIONS                                                          \
     "  -o DIR             run folders go to DIR/<run-id>/ (default: runs)\n"         \
@@ -258,6 +262,8 @@ static const char ns__table[] =
     "                     report); as in every command, the next argument is\n"
     "                     taken as MAP unless it is an option or a folder\n"
     "  -q, --quiet        no warnings\n"
+    "  --csv-raw          CSV cells as they are: no quote in front of a cell a\n"
+    "                     spreadsheet would run as a formula (=, +, -, @)\n"
     "\n"
     "exit codes: 0 table printed, 1 no runs found, 2 usage error or a DIR that\n"
     "cannot be read.\n";
@@ -315,6 +321,8 @@ static const char ns__fit[] =
     "  --format F         text (default), csv (one line per point, the fit\n"
     "                     repeated on each) or json\n"
     "  -q, --quiet        no warnings\n"
+    "  --csv-raw          CSV cells as they are: no quote in front of a cell a\n"
+    "                     spreadsheet would run as a formula (=, +, -, @)\n"
     "\n"
     "exit codes: 0 fitted, 1 nothing to fit (no runs, or no group with two\n"
     "usable points at distinct x), 2 usage error or an INPUT that cannot be\n"
@@ -381,6 +389,8 @@ static const char ns__diff[] =
     "                     significant rows first) or github (a ::warning\n"
     "                     annotation per slower row, ::notice per faster one)\n"
     "  -q, --quiet        no warnings\n"
+    "  --csv-raw          CSV cells as they are: no quote in front of a cell a\n"
+    "                     spreadsheet would run as a formula (=, +, -, @)\n"
     "\n"
     "exit codes: 0 compared (whatever the verdicts), 1 the --fail-if-slower gate\n"
     "tripped, or a side has no counted run, 2 usage error, a folder that\n"
