@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import random
+import sys
 
 
 def tree(rows, wall, names):
@@ -37,6 +38,7 @@ def chain(depth, wall):
 
 
 def main():
+    sys.setrecursionlimit(100000)  # json.dump of a --depth chain recurses
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--runs", type=int, default=5)
