@@ -170,4 +170,82 @@ fd_term_escape() {
 }
 check "faults: escape sequences and newlines in names reach the terminal escaped" fd_term_escape
 
+# ------------------------------------------------------------ smaller faults
+# A tag that names an axis would overwrite every run's axis value: refused.
+fd_tag_axis() {
+    "$NPUSCOPE" sweep -q -o "$FD/tagaxis" --tag x=9 -L x=1,2 -- true >/dev/null 2>"$FD/tagaxis.err"
+    local rc=$?
+    [ "$rc" -eq 2 ] || { echo "exit $rc, want 2"; cat "$FD/tagaxis.err"; return 1; }
+    grep -q "'x' is an axis of this sweep" "$FD/tagaxis.err" || { cat "$FD/tagaxis.err"; return 1; }
+    [ ! -d "$FD/tagaxis" ] || [ -z "$(ls "$FD/tagaxis")" ] || { echo "runs were recorded"; return 1; }
+}
+check "faults: sweep --tag x=9 -L x=1,2 refused (exit 2), nothing recorded" fd_tag_axis
+
+# Tags named n and mode: their CSV columns are tag:n and tag:mode, never a
+# second "n" or "mode" header.
+fd_tag_columns() {
+    $FD_GEN "$FD/tagcol" --runs 2 --tag n=5 --tag mode=fast --tag regime=x || return 2
+    "$NPUSCOPE" table -q --format csv "$FD/tagcol" >"$FD/tagcol.csv" || return 1
+    head -n 1 "$FD/tagcol.csv" | tr ',' '\n' | sort | uniq -d >"$FD/tagcol.dup"
+    [ ! -s "$FD/tagcol.dup" ] || { echo "duplicate columns: $(cat "$FD/tagcol.dup")"; head -n 2 "$FD/tagcol.csv"; return 1; }
+    head -n 1 "$FD/tagcol.csv" | grep -q '^tag:n,tag:mode,tag:regime,mode,n,' || { head -n 2 "$FD/tagcol.csv"; return 1; }
+}
+check "faults: tags named n, mode, regime get CSV columns tag:n, tag:mode, tag:regime" fd_tag_columns
+
+# A huge wall time: table prints %.4g, never a 310-digit number.
+fd_table_huge() {
+    $FD_GEN "$FD/huge" --runs 1 --wall 1e308 || return 2
+    "$NPUSCOPE" table -q "$FD/huge" >"$FD/huge.txt" || return 1
+    if grep -Eq '[0-9]{20}' "$FD/huge.txt"; then echo "a 20-digit run in the table"; cat "$FD/huge.txt" | cut -c1-200; return 1; fi
+    grep -q 'e+30[78]' "$FD/huge.txt" || { cut -c1-200 "$FD/huge.txt"; return 1; }
+}
+check "faults: table of a 1e308 s run prints 1e+308, not 310 digits" fd_table_huge
+
+# A flat fit: y the same at every x: no "R² nan".
+fd_fit_flat() {
+    printf 'x,y\n1,2\n2,2\n4,2\n8,2\n' >"$FD/flat.csv"
+    "$NPUSCOPE" fit --x x --y y "$FD/flat.csv" >"$FD/flat.txt" 2>&1 || return 1
+    if grep -qi 'nan' "$FD/flat.txt"; then cat "$FD/flat.txt"; return 1; fi
+    grep -q 'R² - (y is the same at every x)' "$FD/flat.txt" || { cat "$FD/flat.txt"; return 1; }
+    "$NPUSCOPE" fit --format json --x x --y y "$FD/flat.csv" | jqt '.fits[0].r2 == null'
+}
+check "faults: fit of a flat y says R² is undefined, never nan" fd_fit_flat
+
+# run.json that is a FIFO or a folder: said, never opened (a FIFO would
+# block); out of file descriptors: exit 2, not "no runs found".
+fd_runjson_kinds() {
+    rm -rf "$FD/kinds" && mkdir -p "$FD/kinds/fifo" "$FD/kinds/dir/run.json" &&
+    mkfifo "$FD/kinds/fifo/run.json" || return 2
+    timeout "$(hang_s 20)" "$NPUSCOPE" table "$FD/kinds" >/dev/null 2>"$FD/kinds.err"
+    local rc=$?
+    [ "$rc" -eq 1 ] || { echo "exit $rc, want 1 (no runs)"; cat "$FD/kinds.err"; return 1; }
+    grep -q 'fifo/run.json: warning: is a FIFO, not a file; run skipped' "$FD/kinds.err" &&
+    grep -q 'dir/run.json: warning: is a folder, not a file; run skipped' "$FD/kinds.err" ||
+        { cat "$FD/kinds.err"; return 1; }
+}
+check "faults: a run.json that is a FIFO or a folder is named, not opened" fd_runjson_kinds
+fd_emfile() {
+    $FD_GEN "$FD/fds" --runs 3 || return 2
+    # stdin, stdout, stderr and the folder: the first run.json cannot open
+    (ulimit -n 4; exec "$NPUSCOPE" table "$FD/fds") >/dev/null 2>"$FD/fds.err" </dev/null
+    local rc=$?
+    [ "$rc" -eq 2 ] || { echo "exit $rc, want 2"; cat "$FD/fds.err"; return 1; }
+    grep -q 'Too many open files' "$FD/fds.err" || { cat "$FD/fds.err"; return 1; }
+    if grep -q 'no runs found' "$FD/fds.err"; then cat "$FD/fds.err"; return 1; fi
+}
+check "faults: out of file descriptors is exit 2 and says so, not 'no runs found'" fd_emfile
+
+# A report nested deeper than a run.json reader follows: the warning says
+# how deep, not "not valid JSON".
+fd_depth() {
+    $FD_GEN "$FD/deep" --runs 1 --depth 1100 || return 2
+    "$NPUSCOPE" table "$FD/deep" >/dev/null 2>"$FD/deep.err"
+    grep -q 'nested deeper than a reader can follow (2048 JSON levels: a report of about 1021 nested rows)' "$FD/deep.err" ||
+        { cat "$FD/deep.err"; return 1; }
+    if grep -q 'not valid JSON' "$FD/deep.err"; then cat "$FD/deep.err"; return 1; fi
+    $FD_GEN "$FD/deep-ok" --runs 1 --depth 1000 || return 2
+    "$NPUSCOPE" table -q --format json "$FD/deep-ok" | jqt '.rows[0].n == 1'
+}
+check "faults: a run.json nested past the reader's depth is named as such" fd_depth
+
 if [ -n "${FD_ALONE:-}" ]; then finish; fi
