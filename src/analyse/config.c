@@ -448,8 +448,11 @@ int ns_configs_new(const ns_run *runs, int nruns, ns_config **out, const char **
     int n = 0;
     /* a configuration is found by its mode, tags and identity in a hash
      * map (index = configuration, both in order of first appearance) */
-    ns_strmap seen;
+    ns_strmap seen, known; /* configurations; tag keys already in *keys */
     ns_strmap_init(&seen);
+    ns_strmap_init(&known);
+    int added;
+    for (int k = 0; k < *nkeys; k++) ns_strmap_intern(&known, (*keys)[k], &added);
     ns_buf kb = {0};
     for (int i = 0; i < nruns; i++) {
         const ns_run *r = &runs[i];
@@ -457,13 +460,18 @@ int ns_configs_new(const ns_run *runs, int nruns, ns_config **out, const char **
         const ns_kv **tags = ns_xcalloc((size_t)nt + 1, sizeof *tags);
         for (int k = 0; k < nt; k++) tags[k] = &r->tags.items[k];
         qsort(tags, (size_t)nt, sizeof *tags, ns__cmp_kvp);
-        for (int k = 0; k < nt; k++) ns_key_add(keys, nkeys, r->tags.items[k].key);
+        for (int k = 0; k < nt; k++) { /* a new key joins the list (no scan of it per tag) */
+            ns_strmap_intern(&known, r->tags.items[k].key, &added);
+            if (!added) continue;
+            /* the caller's array is sized exactly (ns_key_add's way) */
+            *keys = ns_xrealloc(*keys, sizeof **keys * (size_t)(*nkeys + 1));
+            (*keys)[(*nkeys)++] = r->tags.items[k].key;
+        }
         char *id = ns__ident_new(r);
         kb.len = 0;
         ns_buf_printf(&kb, "%zu:%s;", strlen(r->mode), r->mode);
         ns__put_tags_key(&kb, tags, nt);
         ns_buf_puts(&kb, id);
-        int added;
         size_t at = ns_strmap_intern(&seen, kb.data, &added);
         ns_config *c;
         if (!added) {
@@ -488,6 +496,7 @@ int ns_configs_new(const ns_run *runs, int nruns, ns_config **out, const char **
         c->runs[c->nruns++] = i;
     }
     ns_strmap_free(&seen);
+    ns_strmap_free(&known);
     ns_buf_free(&kb);
     ns__label(runs, nruns, cf, n, ident, keys, nkeys);
     for (int k = 0; k < n; k++) free(ident[k]);
@@ -514,8 +523,14 @@ void ns_key_add(const char ***keys, int *nkeys, const char *key) {
 /* ====== Questions ====== */
 
 const char *ns_config_tag(const ns_config *c, const char *key) {
-    for (int i = 0; i < c->ntags; i++)
-        if (strcmp(c->tags[i]->key, key) == 0) return c->tags[i]->value;
+    /* the tags are sorted by key (and unique): a binary search */
+    int lo = 0, hi = c->ntags;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2, d = strcmp(c->tags[mid]->key, key);
+        if (d == 0) return c->tags[mid]->value;
+        if (d < 0) lo = mid + 1;
+        else hi = mid;
+    }
     return NULL;
 }
 
