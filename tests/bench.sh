@@ -42,6 +42,9 @@
 #   8. `top` on a report-dense CI log (many mlir-opt --mlir-timing runs)
 #      against a hand-written single-pass scanner and `wc -l`
 #      (tests/bench/dense.sh; BENCH_DENSE_MB of log)
+#   then run folders (tests/bench/load.sh) and scale (tests/bench/scale.sh:
+#   20,000 configurations through advise/report/tree --merge, a run.json of
+#   100,000 reports through table, diff at 300 runs a side x 500 rows)
 #
 # Environment:
 #   BENCH_MB=1100        size of the big log in MB (10^6 bytes)
@@ -742,5 +745,7 @@ fi
 echo "(MB = 10^6 bytes; RSS in MiB = 2^20 bytes; timings are informative, never asserted)"
 
 NPUSCOPE=$NPUSCOPE BENCH_RUNS=$BENCH_RUNS bash tests/bench/load.sh || FAILED=1 # run folders: table/report vs a jansson load
+echo
+NPUSCOPE=$NPUSCOPE bash tests/bench/scale.sh || FAILED=1 # 20,000 configurations, a run.json of 100,000 reports, diff at 300 a side
 
 exit "$FAILED"

@@ -64,7 +64,7 @@ NOTE_KINDS = {
     "bools": "fit's in_fit and cliff are 1/0 in CSV (int64; cliff float64, empty on a fit's first point) "
              "and true/false in JSON (bool)",
     "verdict": "diff: a row with no runs on one side has NaN ratio and p but the verdict 'same', not a "
-               "missing verdict",
+               "missing verdict (now 'inconclusive')",
 }
 
 
@@ -411,17 +411,22 @@ DIFF_NUM = ["a_median", "b_median", "ratio", "shift", "p"]
 
 def diff_check(args, where, want_names):
     df = csv("diff", "-q", *args)
-    assert list(df.columns) == ["name", "kind", "a_n", "b_n", *DIFF_NUM, "verdict", "better"], list(df.columns)
-    numeric(df, DIFF_NUM, where)
+    assert list(df.columns) == ["name", "kind", "a_n", "b_n", *DIFF_NUM, "verdict", "better",
+                                "shift_lo", "shift_hi"], list(df.columns)
+    numeric(df, DIFF_NUM + ["shift_lo", "shift_hi"], where)
     counts(df, ["a_n", "b_n"], where)
     strings(df, ["name", "kind", "verdict", "better"], where)
-    assert set(df["verdict"]) <= {"faster", "slower", "same"}
+    assert set(df["verdict"]) <= {"faster", "slower", "same", "inconclusive"}
     assert list(df["name"]) == want_names, list(df["name"])
     for _, r in df.iterrows():
         if (r["a_n"] == 0 or r["b_n"] == 0) and r["verdict"] == "same":
             note("verdict", f"{where} {r['name']} (a_n {r['a_n']}, b_n {r['b_n']})")
     j = all_null_note(pd.json_normalize(js("diff", "-q", *args)["rows"]), where.replace("csv", "json"))
     numeric(j, DIFF_NUM, where.replace("csv", "json"))
+    # JSON has the interval as one pair, shift_ci; CSV as shift_lo, shift_hi
+    lo_hi = pd.DataFrame(j["shift_ci"].tolist(), columns=["shift_lo", "shift_hi"], index=j.index)
+    j = pd.concat([j.drop(columns=["shift_ci"]), lo_hi], axis=1)
+    numeric(j, ["shift_lo", "shift_hi"], where.replace("csv", "json"))
     same(j[df.columns], df, f"{where}: json against csv")
     text = ns("diff", "-q", *args)
     rows = text_rows(text, r"^name\s")

@@ -253,6 +253,10 @@ group "6. large input"
 # shellcheck source=tests/run_npu.sh
 . tests/run_npu.sh
 # (run_groups.sh, run_split.sh, run_mapped.sh: beside, from section 1 on)
+# the fault tier's data side: diff at any sample size, one run one count,
+# linear readers, names as data (tests/run_faults_data.sh)
+# shellcheck source=tests/run_faults_data.sh
+. tests/run_faults_data.sh
 
 # A large input crosses many read-buffer boundaries: the same reports must
 # come out as from the small file, byte for byte, from a file and a pipe.

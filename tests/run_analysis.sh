@@ -15,7 +15,10 @@
 #     one swapped pair gives p = 0.016, three give 0.056), so a fresh A/B
 #     decides before the test fails;
 #   - A/A: the same command as both sides, runs interleaved: the total must
-#     be "same".  An exact test at alpha 0.05 calls a true A/A different at
+#     never be a difference -- "same" when the shift's 90% interval lies
+#     inside +-20% (--threshold 20), "inconclusive" (gate exit 2) when the
+#     machine's noise is wider than that (on a loaded two-core machine five
+#     mlir-opt runs a side spread by half their median).  An exact test at alpha 0.05 calls a true A/A different at
 #     most ~3% of the time (5 against 5: p <= 0.032 in 8 of 252 orders), so
 #     a second, fresh A/A decides before the test fails (~0.1% together).
 # The golden cases tests/cases/fit-* and diff-* cover the output formats
@@ -136,9 +139,16 @@ an_aa_once() {
                 mlir-opt-22 --mlir-timing "--pass-pipeline=$AN_PIPE_A" "$AN/in-2000.mlir" -o /dev/null || return 2
         done
     done
-    "$NPUSCOPE" diff --format json --fail-if-slower 5 --a side=a --b side=b "$out" >"$out.json" || return 1
-    jqt '.rows[0] | .name == "total" and .a_n == 5 and .b_n == 5 and .verdict == "same"' \
+    # never a difference: "same" when five runs show it, "inconclusive"
+    # when the machine's noise is too wide for that (the gate then exits
+    # 2, cannot decide) -- but never slower or faster, never gate exit 1
+    "$NPUSCOPE" diff -q --format json --threshold 20 --fail-if-slower 20 --a side=a --b side=b "$out" >"$out.json"
+    local rc=$?
+    jqt '.rows[0] | .name == "total" and .a_n == 5 and .b_n == 5 and
+         (.verdict == "same" or .verdict == "inconclusive")' \
         "$out.json" || { jq -c '.rows[0]' "$out.json"; return 1; }
+    jqt --argjson rc "$rc" '.rows[0] | (.verdict == "same" and $rc == 0) or (.verdict == "inconclusive" and $rc == 2)' \
+        "$out.json" || { echo "gate exit $rc"; return 1; }
 }
 an_aa() {
     an_aa_once "$AN/aa1" && return 0
@@ -146,7 +156,7 @@ an_aa() {
     echo "(first A/A called a difference; a fresh A/A decides)"
     an_aa_once "$AN/aa2"
 }
-check "analysis: diff A/A (same command, interleaved): total same" an_aa
+check "analysis: diff A/A (same command, interleaved): total same or inconclusive, never a difference" an_aa
 
 # table --baseline: every configuration relative to the one that differs
 # only in precision (a real sweep of commands with known durations: int4

@@ -422,19 +422,28 @@ static void test_pass_sums(void) {
 static void test_verdicts(void) {
     ns_diff_opts o = {0.05, 2.0, 0};
     /* time (and every metric that is better low): higher is slower */
-    CHECK(strcmp(ns_diff_verdict(0, 0.008, 0.5, 10, &o), "slower") == 0);
-    CHECK(strcmp(ns_diff_verdict(0, 0.008, -0.5, 10, &o), "faster") == 0);
+    double inf = INFINITY;
+    CHECK(strcmp(ns_diff_verdict(0, 0.008, 0.5, 0.4, 0.6, 10, &o), "slower") == 0);
+    CHECK(strcmp(ns_diff_verdict(0, 0.008, -0.5, -0.6, -0.4, 10, &o), "faster") == 0);
     /* a rate: higher is faster */
-    CHECK(strcmp(ns_diff_verdict(1, 0.008, 0.5, 10, &o), "faster") == 0);
-    CHECK(strcmp(ns_diff_verdict(1, 0.008, -0.5, 10, &o), "slower") == 0);
-    /* significant but small: 1% of the median */
-    CHECK(strcmp(ns_diff_verdict(0, 0.008, 0.1, 10, &o), "same") == 0);
-    /* large but not significant */
-    CHECK(strcmp(ns_diff_verdict(0, 0.1, 5, 10, &o), "same") == 0);
-    CHECK(strcmp(ns_diff_verdict(0, 0.05, 5, 10, &o), "same") == 0); /* p < alpha */
-    CHECK(strcmp(ns_diff_verdict(0, NAN, 5, 10, &o), "same") == 0);
+    CHECK(strcmp(ns_diff_verdict(1, 0.008, 0.5, 0.4, 0.6, 10, &o), "faster") == 0);
+    CHECK(strcmp(ns_diff_verdict(1, 0.008, -0.5, -0.6, -0.4, 10, &o), "slower") == 0);
+    /* significant but small: 1% of the median, its interval inside +-2% */
+    CHECK(strcmp(ns_diff_verdict(0, 0.008, 0.1, 0.05, 0.15, 10, &o), "same") == 0);
+    /* significant, small, but the interval reaches past 2%: not shown same */
+    CHECK(strcmp(ns_diff_verdict(0, 0.008, 0.1, 0.05, 0.3, 10, &o), "inconclusive") == 0);
+    /* large but not significant: p >= alpha alone is no evidence of sameness */
+    CHECK(strcmp(ns_diff_verdict(0, 0.1, 5, -inf, inf, 10, &o), "inconclusive") == 0);
+    CHECK(strcmp(ns_diff_verdict(0, 0.1, 5, 1, 9, 10, &o), "inconclusive") == 0);
+    CHECK(strcmp(ns_diff_verdict(0, 0.05, 5, 1, 9, 10, &o), "inconclusive") == 0); /* p < alpha */
+    CHECK(strcmp(ns_diff_verdict(0, NAN, 5, NAN, NAN, 10, &o), "inconclusive") == 0);
+    /* not significant, but shown small: same */
+    CHECK(strcmp(ns_diff_verdict(0, 0.4, 0.01, -0.1, 0.15, 10, &o), "same") == 0);
     /* a pass A never ran: any significant time in B is slower */
-    CHECK(strcmp(ns_diff_verdict(0, 0.008, 0.2, 0, &o), "slower") == 0);
+    CHECK(strcmp(ns_diff_verdict(0, 0.008, 0.2, 0.1, 0.3, 0, &o), "slower") == 0);
+    /* ... and same only when every difference is 0 */
+    CHECK(strcmp(ns_diff_verdict(0, 1, 0, 0, 0, 0, &o), "same") == 0);
+    CHECK(strcmp(ns_diff_verdict(0, 0.3, 0, -0.1, 0.1, 0, &o), "inconclusive") == 0);
 
     ns_diff_row row;
     double a[] = {1.00, 1.01, 1.02, 1.03, 1.04}, b[] = {1.20, 1.21, 1.22, 1.23, 1.24};
@@ -447,9 +456,12 @@ static void test_verdicts(void) {
     ns_diff_row_make(&row, "total", NS_DIFF_TOTAL, b, 5, a, 5, &o);
     CHECK(strcmp(row.verdict, "faster") == 0 && NEAR(row.shift, -0.2, 1e-12));
     free(row.name);
-    /* 3 against 3 can never reach p < 0.05, however clear the difference */
+    /* 3 against 3 can never reach p < 0.05, however clear the difference:
+     * inconclusive, and its interval is every difference (unbounded at
+     * less) */
     ns_diff_row_make(&row, "total", NS_DIFF_TOTAL, a, 3, b, 3, &o);
-    CHECK(NEAR(row.p, 0.1, 1e-12) && strcmp(row.verdict, "same") == 0);
+    CHECK(NEAR(row.p, 0.1, 1e-12) && strcmp(row.verdict, "inconclusive") == 0);
+    CHECK(NEAR(row.ci_lo, 0.18, 1e-12) && NEAR(row.ci_hi, 0.22, 1e-12));
     CHECK(NEAR(ns_mann_whitney_min_p(3, 3), 0.1, 1e-12));
     free(row.name);
     /* A against A */
@@ -465,7 +477,7 @@ static void test_verdicts(void) {
     double c[] = {NAN, 2, NAN};
     ns_diff_row_make(&row, "metric:x", NS_DIFF_METRIC, c, 3, NULL, 0, &o);
     CHECK(row.a_n == 1 && row.b_n == 0 && row.a_median == 2 && isnan(row.b_median) &&
-          isnan(row.p) && isnan(row.ratio) && strcmp(row.verdict, "same") == 0);
+          isnan(row.p) && isnan(row.ratio) && strcmp(row.verdict, "inconclusive") == 0);
     free(row.name);
     /* metric rows: the direction comes from the name, the text says both */
     o.threshold = 2;

@@ -286,7 +286,7 @@ static void test_mann_whitney_large(void) {
     /* 200 vs 200 separated without ties: 2 / C(400, 200) = 1.9426e-119 */
     static double sa[200], sb[200];
     for (int i = 0; i < 200; i++) sa[i] = i, sb[i] = 200 + i;
-    double u, p = ns_mann_whitney_p(sa, 200, sb, 200, &u);
+    double u, p = ns_mann_whitney_p_exact(sa, 200, sb, 200, &u);
     NEAR(p / ns_mann_whitney_min_p(200, 200), 1, 1e-10);
     NEAR(p / 1.9426434495222363e-119, 1, 1e-10);
     CHECK(u == 0);
@@ -294,14 +294,67 @@ static void test_mann_whitney_large(void) {
     static double big[2500];
     for (int i = 0; i < 2500; i++) big[i] = i % 97;
     double small[10] = {5, 50, 96, 0, 33, 33, 70, 12, 88, 41};
-    p = ns_mann_whitney_p(small, 10, big, 2500, &u);
+    p = ns_mann_whitney_p_exact(small, 10, big, 2500, &u);
     CHECK(p > 0.3 && p <= 1);
-    NEAR(ns_mann_whitney_p(big, 2500, small, 10, NULL), p, 1e-12);
-    /* beyond the work limit: NaN, quickly, but U still given */
+    NEAR(ns_mann_whitney_p_exact(big, 2500, small, 10, NULL), p, 1e-12);
+    /* beyond the exact count's work limit: NaN, quickly, but U still
+     * given; ns_mann_whitney_p never gives up (the normal approximation) */
     static double c[400], d[400];
     for (int i = 0; i < 400; i++) c[i] = i % 13, d[i] = i % 17;
-    p = ns_mann_whitney_p(c, 400, d, 400, &u);
+    p = ns_mann_whitney_p_exact(c, 400, d, 400, &u);
     CHECK(isnan(p) && !isnan(u));
+    double u2;
+    p = ns_mann_whitney_p(c, 400, d, 400, &u2);
+    CHECK(p > 0 && p <= 1 && u2 == u);
+    NEAR(p, ns_mann_whitney_p_normal(c, 400, d, 400, NULL), 0);
+    /* a 1.5x shift at 300 a side: tiny p, not NaN */
+    static double s3a[300], s3b[300];
+    for (int i = 0; i < 300; i++) s3a[i] = 1 + (i % 17) * 0.01, s3b[i] = 1.5 * s3a[i];
+    p = ns_mann_whitney_p(s3a, 300, s3b, 300, NULL);
+    CHECK(p < 1e-50);
+}
+
+/* At the crossover (exact while cheap, about 45 a side): the exact count
+ * and the normal approximation agree within a few percent wherever the p
+ * matters, with and without ties, balanced and not; and
+ * ns_mann_whitney_p is one or the other. */
+static void test_mann_whitney_crossover(void) {
+    static const size_t sizes[][2] = {{40, 40}, {44, 46}, {45, 45}, {48, 48}, {53, 53},
+                                      {30, 70}, {60, 60}};
+    int cases = 0, far = 0, neither = 0;
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+        for (int ties = 0; ties <= 1; ties++)
+            for (int shift = 0; shift < 6; shift++) {
+                size_t na = sizes[s][0], nb = sizes[s][1];
+                double a[70], b[70];
+                for (size_t i = 0; i < na; i++)
+                    a[i] = ties ? (double)rnd(12) : rnd(100000) * 1e-5;
+                for (size_t i = 0; i < nb; i++)
+                    b[i] = (ties ? (double)rnd(12) : rnd(100000) * 1e-5) +
+                           shift * (ties ? 0.6 : 0.05);
+                double pe = ns_mann_whitney_p_exact(a, na, b, nb, NULL);
+                double pn = ns_mann_whitney_p_normal(a, na, b, nb, NULL);
+                double p = ns_mann_whitney_p(a, na, b, nb, NULL);
+                cases++;
+                if (p != pe && p != pn) neither++;
+                /* within 5 % where a verdict is decided (p >= 0.01); in the
+                 * far tail the approximation errs only on the large
+                 * (conservative) side, and by at most 4x */
+                int ok = pe >= 0.01 ? fabs(pn - pe) <= 0.05 * pe : pn >= pe && pn <= 4 * pe;
+                if (!ok) {
+                    if (far++ < 5)
+                        printf("  crossover: %zu vs %zu ties %d: exact %.6g normal %.6g\n", na,
+                               nb, ties, pe, pn);
+                }
+            }
+    CHECK(cases == 84);
+    CHECK(far == 0);
+    CHECK(neither == 0);
+    /* the switch: 20 vs 20 is exact, 200 vs 200 approximated */
+    static double x[200], y[200];
+    for (int i = 0; i < 200; i++) x[i] = i % 7, y[i] = (i % 9) + 0.5;
+    CHECK(ns_mann_whitney_p(x, 20, y, 20, NULL) == ns_mann_whitney_p_exact(x, 20, y, 20, NULL));
+    CHECK(ns_mann_whitney_p(x, 200, y, 200, NULL) == ns_mann_whitney_p_normal(x, 200, y, 200, NULL));
 }
 
 static void test_hodges_lehmann(void) {
@@ -315,6 +368,32 @@ static void test_hodges_lehmann(void) {
     CHECK(isnan(ns_hodges_lehmann(NULL, 0, b2, 2)));
     CHECK(isnan(ns_hodges_lehmann(a1, 1, NULL, 0)));
     CHECK(a[0] == 1 && b[0] == 4); /* inputs untouched */
+    /* the interval: 5 vs 5 at 90 % is the 5th smallest and largest of the
+     * 25 differences (the exact tables' K for one-sided 0.05 and 5, 5) */
+    double a5[] = {1, 2, 3, 4, 5}, b5[] = {10, 20, 30, 40, 50}, lo, hi;
+    double h = ns_hodges_lehmann_ci(a5, 5, b5, 5, 0.90, &lo, &hi);
+    CHECK(h == 27 && lo == 9 && hi == 45);
+    /* 3 vs 3 at 90 %: K = 1, the extremes; at 99 % unbounded */
+    ns_hodges_lehmann_ci(a, 3, b, 3, 0.90, &lo, &hi);
+    CHECK(lo == 1 && hi == 5);
+    ns_hodges_lehmann_ci(a, 3, b, 3, 0.99, &lo, &hi);
+    CHECK(lo == -INFINITY && hi == INFINITY);
+    ns_hodges_lehmann_ci(NULL, 0, b, 3, 0.9, &lo, &hi);
+    CHECK(isnan(lo) && isnan(hi));
+    /* selection gives the median a sort gives, ties and even counts too */
+    int bad = 0;
+    for (int t = 0; t < 200; t++) {
+        size_t na = 1 + rnd(30), nb = 1 + rnd(30);
+        double x[30], y[30], all[900];
+        for (size_t i = 0; i < na; i++) x[i] = rnd(t % 2 ? 5 : 1000) * 0.5;
+        for (size_t j = 0; j < nb; j++) y[j] = rnd(t % 2 ? 5 : 1000) * 0.5;
+        size_t k = 0;
+        for (size_t i = 0; i < na; i++)
+            for (size_t j = 0; j < nb; j++) all[k++] = y[j] - x[i];
+        double hl = ns_hodges_lehmann(x, na, y, nb), md = ns_median(all, k);
+        if (hl != md && bad++ < 3) printf("  hl: %zu vs %zu: %.17g sorted %.17g\n", na, nb, hl, md);
+    }
+    CHECK(bad == 0);
 }
 
 /* ====== Student's t ====== */
@@ -474,6 +553,7 @@ int main(void) {
     test_mann_whitney_reference();
     test_mann_whitney_brute();
     test_mann_whitney_large();
+    test_mann_whitney_crossover();
     test_hodges_lehmann();
     test_t_quantile();
     test_linear_fit();

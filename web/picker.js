@@ -133,7 +133,10 @@
         : 'only the median, fastest and slowest are embedded'), true);
     view[s] = rs.length ? rs[0] : -1;
     o.run.value = String(view[s]);
-    o.info.textContent = n + ' run' + (n === 1 ? '' : 's') + ', median ' + fmt(CFG.median_s[c], 4) + ' s';
+    // no counted run (every run failed, or only warmups): said, and no
+    // other configuration's tree or median left under this label
+    o.info.textContent = n ? n + ' run' + (n === 1 ? '' : 's') + ', median ' + fmt(CFG.median_s[c], 4) + ' s'
+      : 'no counted run' + (rs.length ? '' : ' (every run failed, or none is counted): nothing to show');
     show();
   }
 

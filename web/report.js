@@ -302,7 +302,9 @@
   var minS = 0;                     /* threshold in seconds */
 
   function fmt(v, dec) {
-    if (!isFinite(v)) return '-';
+    // null (a configuration without a counted run has no median) is no
+    // number: isFinite(null) is true, and null.toFixed a TypeError
+    if (typeof v !== 'number' || !isFinite(v)) return '-';
     return dec >= 0 ? v.toFixed(dec) : String(v);
   }
   function level(id) {

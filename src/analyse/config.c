@@ -89,6 +89,14 @@ static int ns__same_tags(const ns_config *c, const ns_kv **tags, int ntags) {
     return 1;
 }
 
+/* tags[0..nt) (sorted by key) as one string, each word length-prefixed:
+ * the key configurations are grouped by in a hash map. */
+static void ns__put_tags_key(ns_buf *b, const ns_kv *const *tags, int nt) {
+    for (int i = 0; i < nt; i++)
+        ns_buf_printf(b, "%zu:%s=%zu:%s;", strlen(tags[i]->key), tags[i]->key,
+                      strlen(tags[i]->value), tags[i]->value);
+}
+
 /* ====== Words of a label ====== */
 
 /* The words of a run: argv tokens, then K=V of the defining variables. */
@@ -227,7 +235,7 @@ static uint32_t ns__fnv1a(const char *s) {
 /* A variant of a group of tags: one command and environment. */
 typedef struct {
     const char *ident; /* its identity (borrowed) */
-    uint32_t hash;     /* ... its hash (compared first) */
+    int seen;          /* its place in the order its group first met it */
     const ns_run *run; /* a run of it (borrowed) */
     ns__words words;   /* its words (owned) */
     char *label;       /* its label (owned) */
@@ -350,37 +358,61 @@ static const char *ns__label_key(const ns_run *runs, int nruns) {
 }
 
 /* Label the configurations cf[0..n) that share their tags with another of
- * another command or environment; ident[i] is cf[i]'s identity. */
+ * another command or environment; ident[i] is cf[i]'s identity.  Linear:
+ * the groups of equal tags, and the variants of a group, are found through
+ * hash maps (20,000 configurations were 20,000^2 tag comparisons). */
 static void ns__label(const ns_run *runs, int nruns, ns_config *cf, int n, char **ident,
-                      const uint32_t *hash, const char ***keys, int *nkeys) {
-    int *done = ns_xcalloc((size_t)n + 1, sizeof *done);
-    ns__variant *v = ns_xcalloc((size_t)n + 1, sizeof *v);
-    int *members = ns_xcalloc((size_t)n + 1, sizeof *members);
-    const char *key = NULL;
+                      const char ***keys, int *nkeys) {
+    /* group[i]: cf[i]'s group of tags, numbered by first appearance */
+    ns_strmap groups;
+    ns_strmap_init(&groups);
+    int *group = ns_xcalloc((size_t)n + 1, sizeof *group);
+    ns_buf kb = {0};
     for (int i = 0; i < n; i++) {
-        if (done[i]) continue;
-        int nm = 0, nv = 0;
-        for (int j = i; j < n; j++) { /* the group of cf[i]'s tags, every mode */
-            if (done[j] || !ns__same_tags(&cf[j], cf[i].tags, cf[i].ntags)) continue;
-            done[j] = 1;
-            members[nm++] = j;
-            int seen = 0;
-            for (int k = 0; k < nv && !seen; k++)
-                seen = v[k].hash == hash[j] && !strcmp(v[k].ident, ident[j]);
-            if (!seen) v[nv++] = (ns__variant){ident[j], hash[j], &runs[cf[j].runs[0]], {0}, NULL};
+        kb.len = 0;
+        ns_buf_puts(&kb, ""); /* no tags: the empty key, not what the buffer held */
+        ns__put_tags_key(&kb, (const ns_kv *const *)cf[i].tags, cf[i].ntags);
+        int added;
+        group[i] = (int)ns_strmap_intern(&groups, kb.data, &added);
+    }
+    int ng = (int)groups.count;
+    ns_strmap_free(&groups);
+    ns_buf_free(&kb);
+    /* the members of each group, in configuration order (a counting sort) */
+    int *start = ns_xcalloc((size_t)ng + 2, sizeof *start);
+    int *members = ns_xcalloc((size_t)n + 1, sizeof *members);
+    for (int i = 0; i < n; i++) start[group[i] + 1]++;
+    for (int g = 0; g < ng; g++) start[g + 1] += start[g];
+    int *fill = ns_xcalloc((size_t)ng + 1, sizeof *fill);
+    for (int i = 0; i < n; i++) members[start[group[i]] + fill[group[i]]++] = i;
+    free(fill);
+    ns__variant *v = ns_xcalloc((size_t)n + 1, sizeof *v);
+    int *vof = ns_xcalloc((size_t)n + 1, sizeof *vof); /* member -> its variant (first-seen order) */
+    int *pos = ns_xcalloc((size_t)n + 1, sizeof *pos); /* first-seen order -> sorted place */
+    const char *key = NULL;
+    for (int g = 0; g < ng; g++) {
+        const int *m = members + start[g];
+        int nm = start[g + 1] - start[g], nv = 0;
+        if (nm < 2) continue; /* one configuration: nothing to tell apart */
+        ns_strmap ids;
+        ns_strmap_init(&ids);
+        for (int q = 0; q < nm; q++) {
+            int added;
+            vof[q] = (int)ns_strmap_intern(&ids, ident[m[q]], &added);
+            if (added) v[nv++] = (ns__variant){ident[m[q]], vof[q], &runs[cf[m[q]].runs[0]], {0}, NULL};
         }
+        ns_strmap_free(&ids);
         if (nv < 2) continue;
         qsort(v, (size_t)nv, sizeof *v, ns__cmp_variant);
+        for (int k = 0; k < nv; k++) pos[v[k].seen] = k;
         for (int k = 0; k < nv; k++) ns__words_of(v[k].run, &v[k].words);
         ns__label_variants(v, nv);
         if (!key) key = ns__label_key(runs, nruns);
-        for (int m = 0; m < nm; m++) {
-            ns_config *c = &cf[members[m]];
-            int k = 0;
-            while (v[k].hash != hash[members[m]] || strcmp(v[k].ident, ident[members[m]]) != 0) k++;
+        for (int q = 0; q < nm; q++) {
+            ns_config *c = &cf[m[q]];
             c->label = ns_xcalloc(1, sizeof *c->label);
             c->label->key = (char *)key; /* one of ns__label_keys: static, never freed */
-            c->label->value = ns_strdup(v[k].label);
+            c->label->value = ns_strdup(v[pos[vof[q]]].label);
         }
         for (int k = 0; k < nv; k++) {
             ns__words_free(&v[k].words);
@@ -395,55 +427,80 @@ static void ns__label(const ns_run *runs, int nruns, ns_config *cf, int n, char 
         qsort(cf[i].tags, (size_t)cf[i].ntags, sizeof *cf[i].tags, ns__cmp_kvp);
     }
     if (key) ns_key_add(keys, nkeys, key);
+    free(pos);
+    free(vof);
     free(members);
+    free(start);
+    free(group);
     free(v);
-    free(done);
 }
 
 /* ====== Grouping ====== */
+
+/* Entries for an array that holds n: the next power of two (so that
+ * growing by one each time copies the array log n times, not n). */
+static int ns__grows(int n) { return n == 0 || (n & (n - 1)) == 0; }
 
 int ns_configs_new(const ns_run *runs, int nruns, ns_config **out, const char ***keys,
                    int *nkeys) {
     ns_config *cf = NULL;
     char **ident = NULL; /* per configuration: its identity (owned) */
-    uint32_t *hash = NULL; /* ... and its hash */
     int n = 0;
+    /* a configuration is found by its mode, tags and identity in a hash
+     * map (index = configuration, both in order of first appearance) */
+    ns_strmap seen, known; /* configurations; tag keys already in *keys */
+    ns_strmap_init(&seen);
+    ns_strmap_init(&known);
+    int added;
+    for (int k = 0; k < *nkeys; k++) ns_strmap_intern(&known, (*keys)[k], &added);
+    ns_buf kb = {0};
     for (int i = 0; i < nruns; i++) {
         const ns_run *r = &runs[i];
         int nt = r->tags.n;
         const ns_kv **tags = ns_xcalloc((size_t)nt + 1, sizeof *tags);
         for (int k = 0; k < nt; k++) tags[k] = &r->tags.items[k];
         qsort(tags, (size_t)nt, sizeof *tags, ns__cmp_kvp);
-        for (int k = 0; k < nt; k++) ns_key_add(keys, nkeys, r->tags.items[k].key);
+        for (int k = 0; k < nt; k++) { /* a new key joins the list (no scan of it per tag) */
+            ns_strmap_intern(&known, r->tags.items[k].key, &added);
+            if (!added) continue;
+            /* the caller's array is sized exactly (ns_key_add's way) */
+            *keys = ns_xrealloc(*keys, sizeof **keys * (size_t)(*nkeys + 1));
+            (*keys)[(*nkeys)++] = r->tags.items[k].key;
+        }
         char *id = ns__ident_new(r);
-        uint32_t h = ns__fnv1a(id); /* compared first: identities are long and alike */
-        ns_config *c = NULL;
-        for (int k = 0; k < n && !c; k++)
-            if (hash[k] == h && strcmp(cf[k].mode, r->mode) == 0 && strcmp(ident[k], id) == 0 &&
-                ns__same_tags(&cf[k], tags, nt))
-                c = &cf[k];
-        if (c) {
+        kb.len = 0;
+        ns_buf_printf(&kb, "%zu:%s;", strlen(r->mode), r->mode);
+        ns__put_tags_key(&kb, tags, nt);
+        ns_buf_puts(&kb, id);
+        size_t at = ns_strmap_intern(&seen, kb.data, &added);
+        ns_config *c;
+        if (!added) {
+            c = &cf[at];
             free(tags);
             free(id);
         } else {
-            cf = ns_xrealloc(cf, sizeof *cf * (size_t)(n + 1));
-            ident = ns_xrealloc(ident, sizeof *ident * (size_t)(n + 1));
-            hash = ns_xrealloc(hash, sizeof *hash * (size_t)(n + 1));
+            if (ns__grows(n)) {
+                size_t cap = (size_t)(n ? 2 * n : 1);
+                cf = ns_xrealloc(cf, sizeof *cf * cap);
+                ident = ns_xrealloc(ident, sizeof *ident * cap);
+            }
             ident[n] = id;
-            hash[n] = h;
             c = &cf[n++];
             memset(c, 0, sizeof *c);
             c->tags = tags;
             c->ntags = nt;
             c->mode = r->mode;
         }
-        c->runs = ns_xrealloc(c->runs, sizeof *c->runs * (size_t)(c->nruns + 1));
+        if (ns__grows(c->nruns))
+            c->runs = ns_xrealloc(c->runs, sizeof *c->runs * (size_t)(c->nruns ? 2 * c->nruns : 1));
         c->runs[c->nruns++] = i;
     }
-    ns__label(runs, nruns, cf, n, ident, hash, keys, nkeys);
+    ns_strmap_free(&seen);
+    ns_strmap_free(&known);
+    ns_buf_free(&kb);
+    ns__label(runs, nruns, cf, n, ident, keys, nkeys);
     for (int k = 0; k < n; k++) free(ident[k]);
     free(ident);
-    free(hash);
     *out = cf;
     return n;
 }
@@ -466,8 +523,14 @@ void ns_key_add(const char ***keys, int *nkeys, const char *key) {
 /* ====== Questions ====== */
 
 const char *ns_config_tag(const ns_config *c, const char *key) {
-    for (int i = 0; i < c->ntags; i++)
-        if (strcmp(c->tags[i]->key, key) == 0) return c->tags[i]->value;
+    /* the tags are sorted by key (and unique): a binary search */
+    int lo = 0, hi = c->ntags;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2, d = strcmp(c->tags[mid]->key, key);
+        if (d == 0) return c->tags[mid]->value;
+        if (d < 0) lo = mid + 1;
+        else hi = mid;
+    }
     return NULL;
 }
 
@@ -477,6 +540,31 @@ const char *ns_config_label_key(const ns_config *c) { return c->label ? c->label
 
 int ns_config_same_tags(const ns_config *a, const ns_config *b) {
     return ns__same_tags(a, b->tags, b->ntags);
+}
+
+void ns_config_put_key(ns_buf *b, const ns_config *c, int with_mode, const char *skip) {
+    if (with_mode) ns_buf_printf(b, "%zu:%s;", strlen(c->mode), c->mode);
+    for (int i = 0; i < c->ntags; i++)
+        if (!skip || strcmp(c->tags[i]->key, skip) != 0)
+            ns__put_tags_key(b, (const ns_kv *const *)&c->tags[i], 1);
+}
+
+int *ns_config_groups_new(const ns_config *const *cfg, int n, int *ngroups) {
+    int *id = ns_xcalloc((size_t)n + 1, sizeof *id);
+    ns_strmap m;
+    ns_strmap_init(&m);
+    ns_buf kb = {0};
+    for (int i = 0; i < n; i++) {
+        kb.len = 0;
+        ns_buf_puts(&kb, "");
+        ns_config_put_key(&kb, cfg[i], 0, NULL);
+        int added;
+        id[i] = (int)ns_strmap_intern(&m, kb.data, &added);
+    }
+    *ngroups = (int)m.count;
+    ns_buf_free(&kb);
+    ns_strmap_free(&m);
+    return id;
 }
 
 int ns_config_partner(const ns_config *a, const ns_config *b, const char *key, const char *value) {

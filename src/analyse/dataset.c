@@ -10,6 +10,7 @@
 #include "analyse/model_name.h"
 
 #include "base/num.h"
+#include "base/strmap.h"
 #include "model/report.h"
 #include "parse/run_read.h"
 
@@ -328,12 +329,75 @@ int ns_text_cmp(const char *a, const char *b) {
 
 /* ====== Runs ====== */
 
+/* ------ One run, one count ------
+ * The runs met so far, by "id\x1fstarted_at\x1fhost" (dataset.h).  The one
+ * piece of state this file keeps between calls: de-duplicating across the
+ * inputs of one command is its job. */
+static ns_strmap ns__seen;
+static int ns__seen_init;
+
+void ns_runs_forget(void) {
+    if (ns__seen_init) ns_strmap_free(&ns__seen);
+    ns__seen_init = 0;
+}
+
+typedef struct {
+    ns_run_fn fn;  /* the caller's */
+    void *ctx;     /* its context */
+    int dups;      /* runs left out as met before */
+    const char *first; /* the first one's id (for the note) */
+    char first_buf[64]; /* its copy */
+} ns__dedup;
+
+static void ns__dedup_take(ns_run *r, void *ctx) {
+    ns__dedup *dd = ctx;
+    if (!ns__seen_init) ns_strmap_init(&ns__seen), ns__seen_init = 1;
+    ns_buf key = {0};
+    ns_buf_printf(&key, "%s\x1f%s\x1f%s", r->id ? r->id : "", r->started_at,
+                  r->host ? r->host : "");
+    int added = 0;
+    ns_strmap_intern(&ns__seen, key.data, &added);
+    ns_buf_free(&key);
+    if (added) {
+        dd->fn(r, dd->ctx);
+        return;
+    }
+    if (!dd->dups++) {
+        snprintf(dd->first_buf, sizeof dd->first_buf, "%s", r->id ? r->id : "");
+        dd->first = dd->first_buf;
+    }
+    ns_run_free(r);
+}
+
+static int ns__each_once(const char *dir, ns_run_fn fn, void *ctx) {
+    ns__dedup dd = {fn, ctx, 0, NULL, ""};
+    int n = ns_run_folder_each(dir, ns__dedup_take, &dd, &ns_diag_stderr);
+    if (dd.dups) {
+        ns_note_at(dir, "%d run%s already read from an earlier input (%s%s), counted once",
+                   dd.dups, dd.dups == 1 ? "" : "s", dd.first, dd.dups > 1 ? ", ..." : "");
+    }
+    return n < 0 ? n : n - dd.dups;
+}
+
+static void ns__append_run(ns_run *r, void *ctx) {
+    ns_runset *s = ctx;
+    /* capacity is the next power of two, as ns_run_folder_read's */
+    int n = s->nruns;
+    if (n == 0 || (n & (n - 1)) == 0)
+        s->runs = ns_xrealloc(s->runs, sizeof *s->runs * (size_t)(n ? 2 * n : 1));
+    s->runs[s->nruns++] = *r;
+}
+
 int ns_runs_read(const char *dir, ns_run **runs, int *nruns) {
-    return ns_run_folder_read(dir, runs, nruns, &ns_diag_stderr);
+    ns_runset s = {*runs, *nruns};
+    int n = ns__each_once(dir, ns__append_run, &s);
+    *runs = s.runs;
+    *nruns = s.nruns;
+    return n;
 }
 
 int ns_runs_each(const char *dir, ns_run_fn fn, void *ctx) {
-    return ns_run_folder_each(dir, fn, ctx, &ns_diag_stderr);
+    return ns__each_once(dir, fn, ctx);
 }
 
 int ns_runset_read(ns_runset *s, const char *dir) {

@@ -142,6 +142,15 @@ int ns_runset_read(ns_runset *s, const char *dir);
 int ns_runs_read(const char *dir, ns_run **runs, int *nruns);
 /* Run by run (ns_run_folder_each's, printing): fn owns each run. */
 int ns_runs_each(const char *dir, ns_run_fn fn, void *ctx);
+/* One run, one count: these three readers hand on a run only the first
+ * time they meet it in this process -- a run is its folder name (its id),
+ * its start time and its host, so `table runs runs`, a folder and a run
+ * inside it, or a copy of a run folder give each run once (a note says how
+ * many were left out, the count is the return value's).  Two recordings
+ * of one configuration into two folders have the same folder names but
+ * not the same start: both count.  ns_runs_forget starts afresh (diff
+ * between its two sides: A against A is a comparison, not a duplicate). */
+void ns_runs_forget(void);
 void ns_runset_free(ns_runset *s);
 
 /* Counted: ok, not a warmup, not a primer, not disturbed (the rule of `table`). */
@@ -233,6 +242,15 @@ int ns_config_same_tags(const ns_config *a, const ns_config *b);
  * label) but `key`, which both have and b has with `value`
  * ("precision=int8")? */
 int ns_config_partner(const ns_config *a, const ns_config *b, const char *key, const char *value);
+/* The same questions for many configurations at once, in linear time (a
+ * hash map; pairwise questions over 20,000 configurations were minutes):
+ * ns_config_groups_new gives each of cfg[0..n) the number of its tags
+ * (and label) in order of first appearance -- equal numbers, same tags --
+ * and *ngroups; ns_config_put_key writes c's mode (when with_mode) and
+ * tags but `skip` (NULL: none) as one string, equal exactly when those are
+ * (a baseline partner: the same key with_mode, skip = the baseline tag). */
+int *ns_config_groups_new(const ns_config *const *cfg, int n, int *ngroups);
+void ns_config_put_key(ns_buf *b, const ns_config *c, int with_mode, const char *skip);
 /* The one order of configurations everywhere (`table` rows, `report`
  * groups, `advise` cases, `tree --merge` groups): tag by tag in the order
  * of keys (ns_text_cmp: missing first, numbers as numbers, so 2000 before

@@ -1,7 +1,7 @@
 /* diff.c -- the rows of an A/B comparison (see diff.h for the rule).
  *
- * The statistics are stats.c's: medians, the Hodges-Lehmann shift, the
- * exact Mann-Whitney p.  This file gathers each row's values from the
+ * The statistics are stats.c's: medians, the Hodges-Lehmann shift and its
+ * interval, the Mann-Whitney p (exact while cheap).  This file gathers each row's values from the
  * runs, applies the verdict rule, and orders the rows: total first, then
  * the passes by A's median, heaviest first (ties by name), then the passes'
  * memory increases ("mem:NAME") in the same order, then the stages
@@ -28,17 +28,28 @@
 
 /* ====== One row ====== */
 
-const char *ns_diff_verdict(int higher_better, double p, double shift, double a_median,
-                            const ns_diff_opts *o) {
-    if (!(p < o->alpha) || !isfinite(shift) || isnan(a_median) || shift == 0) return "same";
-    double rel = a_median != 0 ? fabs(shift) / fabs(a_median) : INFINITY;
-    if (!(rel * 100 > o->threshold)) return "same";
-    return (shift > 0) == (higher_better != 0) ? "faster" : "slower";
+double ns_diff_ci_level(const ns_diff_opts *o) {
+    double level = 1 - 2 * o->alpha;
+    return level > 0 ? level : 0.5;
+}
+
+const char *ns_diff_verdict(int higher_better, double p, double shift, double lo, double hi,
+                            double a_median, const ns_diff_opts *o) {
+    if (p < o->alpha && isfinite(shift) && !isnan(a_median) && shift != 0) {
+        /* A's median 0: any real shift is infinitely many percent of it */
+        double rel = a_median != 0 ? fabs(shift) / fabs(a_median) : INFINITY;
+        if (rel * 100 > o->threshold) return (shift > 0) == (higher_better != 0) ? "faster" : "slower";
+    }
+    /* the equivalence check: the shift's interval inside +-threshold */
+    double bound = fabs(a_median) * o->threshold / 100;
+    if (!isnan(bound) && lo >= -bound && hi <= bound) return "same";
+    return "inconclusive";
 }
 
 void ns_diff_verdict_text(ns_buf *b, const ns_diff_row *r) {
     ns_buf_puts(b, r->verdict);
-    if ((r->kind == NS_DIFF_METRIC || r->kind == NS_DIFF_MEMORY) && strcmp(r->verdict, "same") != 0)
+    if ((r->kind == NS_DIFF_METRIC || r->kind == NS_DIFF_MEMORY) &&
+        (strcmp(r->verdict, "slower") == 0 || strcmp(r->verdict, "faster") == 0))
         ns_buf_puts(b, r->shift > 0 ? " (higher)" : " (lower)");
 }
 
@@ -60,12 +71,14 @@ void ns_diff_row_make(ns_diff_row *row, const char *name, ns_diff_kind kind, con
                          ns_metric_higher_is_better(name + 7);
     double *va = ns__values_new(a, na, &row->a_n), *vb = ns__values_new(b, nb, &row->b_n);
     row->p = row->a_n && row->b_n ? ns_mann_whitney_p(va, row->a_n, vb, row->b_n, NULL) : NAN;
-    row->shift = row->a_n && row->b_n ? ns_hodges_lehmann(va, row->a_n, vb, row->b_n) : NAN;
+    row->shift = ns_hodges_lehmann_ci(va, row->a_n, vb, row->b_n, ns_diff_ci_level(o),
+                                      &row->ci_lo, &row->ci_hi);
     row->a_median = ns_median(va, row->a_n);
     row->b_median = ns_median(vb, row->b_n);
     row->ratio = row->a_median != 0 ? row->b_median / row->a_median : NAN;
     if (!isfinite(row->ratio)) row->ratio = NAN;
-    row->verdict = ns_diff_verdict(row->higher_better, row->p, row->shift, row->a_median, o);
+    row->verdict = ns_diff_verdict(row->higher_better, row->p, row->shift, row->ci_lo, row->ci_hi,
+                                   row->a_median, o);
     free(va);
     free(vb);
 }

@@ -13,13 +13,22 @@
  *
  * Per row: the medians of each side, their ratio B/A, the Hodges-Lehmann
  * shift B - A (the median of all pairwise differences: robust, and in the
- * row's own unit), and the exact two-sided Mann-Whitney U p-value (no
- * normal approximation; ties handled exactly, see stats.h).  A verdict is
- * given only when both hold:
- *   p < alpha                           (the difference is real), and
- *   |shift| / A median > threshold      (and big enough to matter);
- * then the row is "slower" (B is worse) or "faster" (B is better), and
- * otherwise "same".  For time, worse is higher.  A metric is worse higher
+ * row's own unit) with its distribution-free confidence interval at level
+ * 1 - 2 alpha (90 % at alpha 0.05; stats.h, ns_hodges_lehmann_ci), and
+ * the two-sided Mann-Whitney U p-value (exact while the count is cheap,
+ * some 45 runs a side; the normal approximation with the tie correction
+ * beyond, so that it never gives up; see stats.h).  The verdict is one of
+ * four:
+ *   "slower" / "faster"  p < alpha (the difference is real) and |shift| /
+ *                        A median > threshold (big enough to matter; with
+ *                        A's median 0 any shift is): B is worse / better;
+ *   "same"               otherwise, when the equivalence check passes: the
+ *                        shift's interval lies inside +-threshold of A's
+ *                        median (two one-sided tests at alpha, TOST);
+ *   "inconclusive"       otherwise: p >= alpha alone shows no difference,
+ *                        it only fails to show one (3 vs 3 runs can never
+ *                        reach p < 0.05, however different they are).
+ * For time, worse is higher.  A metric is worse higher
  * too (compile_net_ms, compiler_vmpeak_kb), and so is a pass's memory
  * increase (a pass that raises the peak more is a regression, "slower",
  * by the same p and threshold as a time), unless a metric's name says it is a
@@ -29,7 +38,8 @@
  *
  * With few runs no difference can be significant: the smallest two-sided
  * p of an exact test with 3 vs 3 runs is 0.10.  ns_mann_whitney_min_p says
- * what a comparison can reach; the command warns when it is not enough.
+ * what a comparison can reach; the command warns when it is not enough,
+ * and its gate refuses to pass such a comparison (exit 2).
  *
  * This file computes; builtin/diff.c reads the runs and prints.
  * Deliberately left out: corrections for testing many rows at once (the
@@ -72,9 +82,11 @@ typedef struct {
     double b_median;     /* median of B */
     double ratio;        /* b_median / a_median (NaN when a_median is 0) */
     double shift;        /* Hodges-Lehmann estimate of B - A */
-    double p;            /* exact two-sided Mann-Whitney U p (NaN: a side empty) */
+    double ci_lo;        /* its interval at ns_diff_ci_level (-inf: unbounded; NaN: a side empty) */
+    double ci_hi;        /* upper end (+inf: unbounded) */
+    double p;            /* two-sided Mann-Whitney U p (NaN: a side empty) */
     int higher_better;   /* 1: a higher value is better (a rate metric); 0: lower */
-    const char *verdict; /* "slower" (B worse), "faster" (B better) or "same" */
+    const char *verdict; /* "slower" (B worse), "faster" (B better), "same", "inconclusive" */
 } ns_diff_row;
 
 typedef struct {
@@ -89,9 +101,13 @@ typedef struct {
  * name is copied. */
 void ns_diff_row_make(ns_diff_row *row, const char *name, ns_diff_kind kind, const double *a,
                       size_t na, const double *b, size_t nb, const ns_diff_opts *o);
-/* The verdict rule above; higher_better as in ns_diff_row. */
-const char *ns_diff_verdict(int higher_better, double p, double shift, double a_median,
-                            const ns_diff_opts *o);
+/* The verdict rule above; higher_better as in ns_diff_row, [lo, hi] the
+ * shift's interval. */
+const char *ns_diff_verdict(int higher_better, double p, double shift, double lo, double hi,
+                            double a_median, const ns_diff_opts *o);
+/* The level of the shift's interval: 1 - 2 alpha (the equivalence test at
+ * alpha), 0.5 when alpha is 0.25 or more. */
+double ns_diff_ci_level(const ns_diff_opts *o);
 /* Every row of A (na runs) against B (nb runs).  A pass missing from a run
  * that has reports took no time there (0 s); a run without reports has no
  * pass values.  Likewise memory: a run whose reports have per-pass memory

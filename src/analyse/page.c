@@ -173,12 +173,12 @@ static void ns__overview_runs(ns_page_model *m) {
     double *w = ns_xcalloc((size_t)set->nruns + 1, sizeof *w);
     for (int i = 0; i < set->nruns; i++)
         if (ns_run_counted(&set->runs[i])) w[o->counted++] = set->runs[i].wall_s;
-    for (int g = 0; g < m->table.nrows; g++) {
-        int seen = 0;
-        for (int h = 0; h < g && !seen; h++)
-            seen = ns_config_same_tags(&m->table.rows[h].cfg, &m->table.rows[g].cfg);
-        o->configs += !seen;
-    }
+    /* configurations: distinct tags over the rows (every mode), counted
+     * through a hash map (ns_config_groups_new) */
+    const ns_config **cf = ns_xcalloc((size_t)m->table.nrows + 1, sizeof *cf);
+    for (int g = 0; g < m->table.nrows; g++) cf[g] = &m->table.rows[g].cfg;
+    free(ns_config_groups_new(cf, m->table.nrows, &o->configs));
+    free(cf);
     o->run_min = ns_min(w, (size_t)o->counted);
     o->run_max = ns_max(w, (size_t)o->counted);
     o->run_median = ns_median(w, (size_t)o->counted);

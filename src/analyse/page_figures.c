@@ -22,6 +22,7 @@
  * page.c (the calls go page.c -> here).
  */
 #include "analyse/page_int.h"
+#include "base/strmap.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -50,14 +51,14 @@ char *ns_page_label_new(const ns_table *t, const ns_table_row *g, const char *sk
 
 /* ====== Tag values ====== */
 
-/* Sort a few strings by ns_text_cmp (insertion sort: a tag has few values). */
+static int ns__cmp_value(const void *a, const void *b) {
+    return ns_text_cmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Sort distinct strings by ns_text_cmp (a tag of a 20,000-configuration
+ * sweep has 20,000 values: not an insertion sort). */
 static void ns__sort_values(const char **v, int n) {
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && ns_text_cmp(v[j], v[j - 1]) < 0; j--) {
-            const char *x = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = x;
-        }
+    if (n > 1) qsort(v, (size_t)n, sizeof *v, ns__cmp_value);
 }
 
 /* Are all values of tag `key` among the counted runs numbers?  Their
@@ -69,6 +70,8 @@ static int ns__numeric_axis(const ns_page_model *m, const char *key, const char 
     *n = 0;
     *pow2 = 1;
     int numeric = 1;
+    ns_strmap seen; /* the distinct values (a scan of those seen was quadratic) */
+    ns_strmap_init(&seen);
     for (int i = 0; i < m->in->set->nruns; i++) {
         const ns_run *r = &m->in->set->runs[i];
         if (!ns_run_counted(r)) continue;
@@ -77,12 +80,14 @@ static int ns__numeric_axis(const ns_page_model *m, const char *key, const char 
         double x;
         if (!ns_text_number(v, &x)) numeric = 0;
         else if (!(x > 0) || ldexp(1, (int)lround(log2(x))) != x) *pow2 = 0;
-        int seen = 0;
-        for (int k = 0; k < *n && !seen; k++) seen = strcmp((*vals)[k], v) == 0;
-        if (seen) continue;
-        *vals = ns_xrealloc(*vals, sizeof **vals * (size_t)(*n + 1));
+        int added;
+        ns_strmap_intern(&seen, v, &added);
+        if (!added) continue;
+        if (*n == 0 || (*n & (*n - 1)) == 0)
+            *vals = ns_xrealloc(*vals, sizeof **vals * (size_t)(*n ? 2 * *n : 1));
         (*vals)[(*n)++] = v;
     }
+    ns_strmap_free(&seen);
     ns__sort_values(*vals, *n);
     return numeric && *n > 0;
 }
@@ -101,15 +106,19 @@ static int ns__numeric_with(const ns_page_model *m, const char *key, int least, 
 static const char **ns__tag_values_new(const ns_table *t, const char *key, int *n) {
     const char **v = NULL;
     *n = 0;
+    ns_strmap seen;
+    ns_strmap_init(&seen);
     for (int g = 0; g < t->nrows; g++) {
         const char *x = ns_table_tag(&t->rows[g], key);
         if (!x) continue;
-        int seen = 0;
-        for (int k = 0; k < *n && !seen; k++) seen = strcmp(v[k], x) == 0;
-        if (seen) continue;
-        v = ns_xrealloc(v, sizeof *v * (size_t)(*n + 1));
+        int added;
+        ns_strmap_intern(&seen, x, &added);
+        if (!added) continue;
+        if (*n == 0 || (*n & (*n - 1)) == 0)
+            v = ns_xrealloc(v, sizeof *v * (size_t)(*n ? 2 * *n : 1));
         v[(*n)++] = x;
     }
+    ns_strmap_free(&seen);
     ns__sort_values(v, *n);
     return v;
 }
@@ -249,22 +258,44 @@ static void ns__regime(ns_page_model *m) {
     rg->share = ns_xcalloc(cells + 1, sizeof *rg->share);
     rg->nruns = ns_xcalloc(cells + 1, sizeof *rg->nruns);
     rg->count = ns_xcalloc(nst + 1, sizeof *rg->count);
-    int *runs = ns_xcalloc((size_t)m->in->set->nruns + 1, sizeof *runs);
+    /* the counted runs of each cell, in run order: each run's cell found
+     * through hash maps of the two axes' values (one pass; a scan of every
+     * run per cell was quadratic at 20,000 configurations) */
+    int nr = m->in->set->nruns;
+    int *runs = ns_xcalloc((size_t)nr + 1, sizeof *runs), *cellof = ns_xcalloc((size_t)nr + 1, sizeof *cellof);
+    size_t *start = ns_xcalloc(cells + 2, sizeof *start), *fill = ns_xcalloc(cells + 1, sizeof *fill);
+    ns_strmap xm, ym;
+    ns_strmap_init(&xm);
+    ns_strmap_init(&ym);
+    int added;
+    for (int i = 0; i < rg->nx; i++) ns_strmap_intern(&xm, rg->xv[i], &added);
+    for (int j = 0; yk && j < rg->ny; j++) ns_strmap_intern(&ym, rg->yv[j], &added);
+    for (int r = 0; r < nr; r++) {
+        const ns_run *run = &m->in->set->runs[r];
+        cellof[r] = -1;
+        if (!ns_run_counted(run) || (m->fig_mode && strcmp(run->mode, m->fig_mode) != 0))
+            continue;
+        const char *a = ns_kv_get(&run->tags, xk), *b = yk ? ns_kv_get(&run->tags, yk) : NULL;
+        size_t xi = a ? ns_strmap_find(&xm, a) : (size_t)-1;
+        size_t yi = yk ? (b ? ns_strmap_find(&ym, b) : (size_t)-1) : 0;
+        if (xi == (size_t)-1 || yi == (size_t)-1) continue;
+        cellof[r] = (int)(yi * (size_t)rg->nx + xi);
+        start[cellof[r] + 1]++;
+    }
+    ns_strmap_free(&xm);
+    ns_strmap_free(&ym);
+    for (size_t c = 0; c < cells; c++) start[c + 1] += start[c];
+    for (int r = 0; r < nr; r++)
+        if (cellof[r] >= 0) runs[start[cellof[r]] + fill[cellof[r]]++] = r;
+    free(fill);
+    free(cellof);
     double *sh = ns_xcalloc(nst + 1, sizeof *sh);
     for (int j = 0; j < rg->ny; j++)
         for (int i = 0; i < rg->nx; i++) {
-            int n = 0;
-            for (int r = 0; r < m->in->set->nruns; r++) {
-                const ns_run *run = &m->in->set->runs[r];
-                if (!ns_run_counted(run) || (m->fig_mode && strcmp(run->mode, m->fig_mode) != 0))
-                    continue;
-                const char *a = ns_kv_get(&run->tags, xk), *b = yk ? ns_kv_get(&run->tags, yk) : NULL;
-                if (!a || strcmp(a, rg->xv[i]) != 0 || (yk && (!b || strcmp(b, rg->yv[j]) != 0)))
-                    continue;
-                runs[n++] = r;
-            }
             size_t at = (size_t)j * (size_t)rg->nx + (size_t)i;
-            rg->cell[at] = ns_table_median_shares(t, runs, n, sh, &rg->nruns[at]);
+            int n = (int)(start[at + 1] - start[at]);
+            const int *cr = runs + start[at];
+            rg->cell[at] = ns_table_median_shares(t, cr, n, sh, &rg->nruns[at]);
             rg->share[at] = rg->cell[at] >= 0 ? sh[rg->cell[at]] : NAN;
             if (rg->cell[at] >= 0) {
                 rg->filled++;
@@ -275,6 +306,7 @@ static void ns__regime(ns_page_model *m) {
         rg->pooled += strcmp(t->keys[k], xk) != 0 && (!yk || strcmp(t->keys[k], yk) != 0);
     free(sh);
     free(runs);
+    free(start);
 }
 
 /* ====== Ratios to a baseline ====== */
@@ -529,17 +561,28 @@ static void ns__handoff_families(ns_page_study *s, size_t nst, const int *ord, i
 
 /* The hand-off: cells in order of time, in bins of neighbours; per bin
  * each stage's median share; the leaders in turn. */
+typedef struct {
+    double time; /* a cell's compile time */
+    int cell;    /* its index */
+} ns__by_time;
+
+static int ns__cmp_by_time(const void *pa, const void *pb) {
+    const ns__by_time *a = pa, *b = pb;
+    if (a->time != b->time) return a->time < b->time ? -1 : 1;
+    return (a->cell > b->cell) - (a->cell < b->cell);
+}
+
 static void ns__handoff(ns_page_model *m, ns_page_study *s) {
     size_t nst = m->table.stages.count;
     int *ord = ns_xcalloc((size_t)s->ncells + 1, sizeof *ord), n = 0;
     for (int i = 0; i < s->ncells; i++)
         if (isfinite(s->cells[i].time) && s->cells[i].time > 0) ord[n++] = i;
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && s->cells[ord[j]].time < s->cells[ord[j - 1]].time; j--) {
-            int x = ord[j];
-            ord[j] = ord[j - 1];
-            ord[j - 1] = x;
-        }
+    /* by time, ties in cell order (a stable sort; insertion was quadratic) */
+    ns__by_time *bt = ns_xcalloc((size_t)n + 1, sizeof *bt);
+    for (int i = 0; i < n; i++) bt[i] = (ns__by_time){s->cells[ord[i]].time, ord[i]};
+    qsort(bt, (size_t)n, sizeof *bt, ns__cmp_by_time);
+    for (int i = 0; i < n; i++) ord[i] = bt[i].cell;
+    free(bt);
     if (n < 6 || !nst || !(s->cells[ord[n - 1]].time > s->cells[ord[0]].time)) {
         s->absent[1] = "needs 6 configurations or more with a compile time and stage shares";
         free(ord);

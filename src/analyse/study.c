@@ -15,6 +15,7 @@
 #include "model/report.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,16 +35,26 @@ static const char *ns__regime_pass(const ns_study_sums *r, const ns_study_keep *
     return NULL;
 }
 
+/* Entries for an array that holds n: grown at powers of two. */
+static int ns__grows(int n) { return n == 0 || (n & (n - 1)) == 0; }
+
 /* The cells: each configuration's compile row with a regime. */
 static void ns__cells(ns_study *s, const ns_table *t, const ns_study_sums *sums,
                       const ns_study_keep *k) {
+    /* a configuration has one compile row: cold before none (its group
+     * number, ns_config_groups_new, says which rows are one configuration) */
+    const ns_config **cf = ns_xcalloc((size_t)t->nrows + 1, sizeof *cf);
+    for (int i = 0; i < t->nrows; i++) cf[i] = &t->rows[i].cfg;
+    int ng, *g = ns_config_groups_new(cf, t->nrows, &ng);
+    char *has = ns_xcalloc((size_t)ng + 1, 1);
+    free(cf);
     for (int i = 0; i < t->nrows; i++) {
         const ns_table_row *row = &t->rows[i];
         if (!row->n || row->regime < 0 || !strcmp(row->cfg.mode, "warm")) continue;
-        int dup = 0; /* a configuration has one compile row: cold before none */
-        for (int c = 0; c < s->ncells && !dup; c++) dup = ns_config_same_tags(&s->cells[c].row->cfg, &row->cfg);
-        if (dup) continue;
-        s->cells = ns_xrealloc(s->cells, sizeof *s->cells * (size_t)(s->ncells + 1));
+        if (has[g[i]]) continue;
+        has[g[i]] = 1;
+        if (ns__grows(s->ncells))
+            s->cells = ns_xrealloc(s->cells, sizeof *s->cells * (size_t)(s->ncells ? 2 * s->ncells : 1));
         ns_study_cell *c = &s->cells[s->ncells++];
         c->row = row;
         c->regime = row->regime;
@@ -53,6 +64,8 @@ static void ns__cells(ns_study *s, const ns_table *t, const ns_study_sums *sums,
             c->pass = ns__regime_pass(&sums[row->median_run], k, t->stages.keys[row->regime],
                                       &c->share);
     }
+    free(has);
+    free(g);
 }
 
 /* ====== Axes ====== */
@@ -64,13 +77,16 @@ static int ns__cmp_text(const void *a, const void *b) {
 static const char **ns__values_new(const ns_study *s, const char *key, int *n) {
     const char **v = ns_xcalloc((size_t)s->ncells + 1, sizeof *v);
     *n = 0;
+    ns_strmap seen; /* a scan of the values seen was quadratic */
+    ns_strmap_init(&seen);
     for (int i = 0; i < s->ncells; i++) {
         const char *x = ns_table_tag(s->cells[i].row, key);
         if (!x) continue;
-        int seen = 0;
-        for (int k = 0; k < *n && !seen; k++) seen = !strcmp(v[k], x);
-        if (!seen) v[(*n)++] = x;
+        int added;
+        ns_strmap_intern(&seen, x, &added);
+        if (added) v[(*n)++] = x;
     }
+    ns_strmap_free(&seen);
     qsort(v, (size_t)*n, sizeof *v, ns__cmp_text);
     return v;
 }
@@ -111,14 +127,8 @@ typedef struct {
 /* One value `fv` of the first axis: "qwen2-7b at windows 1024-4096 (all
  * precisions)", or one part per set of other-axis values that share the
  * same numeric values. */
-static void ns__describe_one(ns_buf *b, const ns_study *s, const ns_study_regime *g,
+static void ns__describe_one(ns_buf *b, const ns_study *s, const int *cs, int nc,
                              const ns__axis *ax, int nax, int num, const char *fv) {
-    int nc = 0;
-    int *cs = ns_xcalloc((size_t)g->ncells + 1, sizeof *cs);
-    for (int i = 0; i < g->ncells; i++) {
-        const char *x = ns_table_tag(s->cells[g->cells[i]].row, ax[0].key);
-        if (x && !strcmp(x, fv)) cs[nc++] = g->cells[i];
-    }
     ns_buf_puts(b, fv);
     if (num < 0) { /* no numeric axis: the other values */
         for (int a = 1; a < nax; a++) {
@@ -136,7 +146,6 @@ static void ns__describe_one(ns_buf *b, const ns_study *s, const ns_study_regime
             }
             free(mark);
         }
-        free(cs);
         return;
     }
     /* the other axes' values of each cell, joined: its "combo" */
@@ -197,21 +206,46 @@ static void ns__describe_one(ns_buf *b, const ns_study *s, const ns_study_regime
     for (size_t c = 0; c < combos.count; c++) free(mark[c]);
     free(mark);
     ns_strmap_free(&combos);
-    free(cs);
 }
 
+/* The regime's cells by value of the first axis (in cell order), through
+ * a hash map of its values: one pass, where a scan per value was
+ * quadratic at 20,000 configurations. */
 static void ns__describe(ns_study *s, ns_study_regime *g, const ns__axis *ax, int nax, int num) {
     ns_buf b = {0};
     if (nax == 0) ns_buf_printf(&b, "%d configurations", g->ncells);
-    for (int i = 0; nax && i < ax[0].n; i++) {
-        int any = 0;
-        for (int c = 0; c < g->ncells && !any; c++) {
-            const char *x = ns_table_tag(s->cells[g->cells[c]].row, ax[0].key);
-            any = x && !strcmp(x, ax[0].v[i]);
+    if (nax) {
+        ns_strmap vals;
+        ns_strmap_init(&vals);
+        for (int i = 0; i < ax[0].n; i++) {
+            int added;
+            ns_strmap_intern(&vals, ax[0].v[i], &added);
         }
-        if (!any) continue;
-        if (b.len) ns_buf_puts(&b, "; ");
-        ns__describe_one(&b, s, g, ax, nax, num, ax[0].v[i]);
+        int *vi = ns_xcalloc((size_t)g->ncells + 1, sizeof *vi);
+        int *start = ns_xcalloc((size_t)vals.count + 2, sizeof *start);
+        int *fill = ns_xcalloc((size_t)vals.count + 1, sizeof *fill);
+        int *cs = ns_xcalloc((size_t)g->ncells + 1, sizeof *cs);
+        for (int c = 0; c < g->ncells; c++) {
+            const char *x = ns_table_tag(s->cells[g->cells[c]].row, ax[0].key);
+            size_t at = x ? ns_strmap_find(&vals, x) : (size_t)-1;
+            vi[c] = at == (size_t)-1 ? -1 : (int)at;
+            if (vi[c] >= 0) start[vi[c] + 1]++;
+        }
+        for (size_t v = 0; v < vals.count; v++) start[v + 1] += start[v];
+        for (int c = 0; c < g->ncells; c++)
+            if (vi[c] >= 0) cs[start[vi[c]] + fill[vi[c]]++] = g->cells[c];
+        for (int i = 0; i < ax[0].n; i++) {
+            size_t v = ns_strmap_find(&vals, ax[0].v[i]);
+            int nc = start[v + 1] - start[v];
+            if (!nc || (size_t)i != v) continue; /* no cell; or a repeated value, said once */
+            if (b.len) ns_buf_puts(&b, "; ");
+            ns__describe_one(&b, s, cs + start[v], nc, ax, nax, num, ax[0].v[i]);
+        }
+        free(cs);
+        free(fill);
+        free(start);
+        free(vi);
+        ns_strmap_free(&vals);
     }
     g->where = b.data ? b.data : ns_strdup("");
 }
@@ -230,18 +264,29 @@ static void ns__regimes(ns_study *s, const ns_table *t, ns_study_fix_fn fix) {
         g->cells = ns_xcalloc((size_t)n, sizeof *g->cells);
         for (int i = 0; i < s->ncells; i++)
             if (s->cells[i].regime == (int)k) g->cells[g->ncells++] = i;
-        /* the most frequent dominant pass, ties by name */
+        /* the most frequent dominant pass, ties by name (counted in a hash
+         * map: counting by pairs was quadratic) */
         int best = 0;
+        ns_strmap passes;
+        ns_strmap_init(&passes);
+        int *count = ns_xcalloc((size_t)g->ncells + 1, sizeof *count);
+        const char **name = ns_xcalloc((size_t)g->ncells + 1, sizeof *name);
         for (int i = 0; i < g->ncells; i++) {
             const char *p = s->cells[g->cells[i]].pass;
             if (!p) continue;
-            int c = 0;
-            for (int j = 0; j < g->ncells; j++) {
-                const char *q = s->cells[g->cells[j]].pass;
-                c += q && !strcmp(p, q);
-            }
+            int added;
+            size_t at = ns_strmap_intern(&passes, p, &added);
+            count[at]++;
+            name[at] = p;
+        }
+        for (size_t at = 0; at < passes.count; at++) {
+            int c = count[at];
+            const char *p = name[at];
             if (c > best || (c == best && g->pass && strcmp(p, g->pass) < 0)) best = c, g->pass = p;
         }
+        free(count);
+        free(name);
+        ns_strmap_free(&passes);
         double *v = ns_xcalloc((size_t)g->ncells + 1, sizeof *v);
         int nv = 0;
         for (int i = 0; g->pass && i < g->ncells; i++) {
@@ -293,12 +338,59 @@ static double ns__run_x(const ns_run *r, const char *key) {
     return v && ns_text_number(v, &d) ? d : NAN;
 }
 
+/* The key a value x is found by in a hash map (-0 as 0, as == has it). */
+static const char *ns__x_key(char *buf, size_t len, double x) {
+    snprintf(buf, len, "%a", x + 0.0);
+    return buf;
+}
+
+/* A counted run's point: its x's place (first-seen order) and its y. */
+typedef struct {
+    int xi;   /* index into the x values */
+    double y; /* the run's total */
+} ns__xy;
+
 /* Report total against axis x (source: the tag it comes from), one fit
- * per value of the grouping axis gk (or one fit when gk is NULL). */
+ * per value of the grouping axis gk (or one fit when gk is NULL).  Each
+ * fit's points: the x values in the order the cells first show them, and
+ * at each every counted compile there, cells in order.  Linear: the cells
+ * of each gk value, and the place of each x, are found through hash maps,
+ * and the points sorted by place (a counting sort keeps the cell order):
+ * 20,000 configurations on one numeric axis were 20,000^2 run visits. */
 static void ns__fit_axis(ns_study *s, const ns_table *t, const ns_study_sums *sums,
                          const char *x, const char *source, const ns__axis *gk,
                          const ns__axis *ax, int nax) {
-    for (int gi = 0; gi < (gk ? gk->n : 1); gi++) {
+    int ng = gk ? gk->n : 1;
+    /* the cells of each group value, in cell order */
+    int *gstart = ns_xcalloc((size_t)ng + 2, sizeof *gstart);
+    int *cells = ns_xcalloc((size_t)s->ncells + 1, sizeof *cells);
+    int *cg = ns_xcalloc((size_t)s->ncells + 1, sizeof *cg);
+    ns_strmap gv;
+    ns_strmap_init(&gv);
+    for (int gi = 0; gk && gi < gk->n; gi++) {
+        int added;
+        ns_strmap_intern(&gv, gk->v[gi], &added); /* index gi (the values are distinct) */
+    }
+    for (int c = 0; c < s->ncells; c++) {
+        if (!gk) { cg[c] = 0; gstart[1]++; continue; }
+        const char *v = ns_table_tag(s->cells[c].row, gk->key);
+        size_t at = ns_strmap_find(&gv, v ? v : "");
+        cg[c] = at == (size_t)-1 ? -1 : (int)at;
+        if (cg[c] >= 0) gstart[cg[c] + 1]++;
+    }
+    ns_strmap_free(&gv);
+    for (int gi = 0; gi < ng; gi++) gstart[gi + 1] += gstart[gi];
+    int *gfill = ns_xcalloc((size_t)ng + 1, sizeof *gfill);
+    for (int c = 0; c < s->ncells; c++)
+        if (cg[c] >= 0) cells[gstart[cg[c]] + gfill[cg[c]]++] = c;
+    free(gfill);
+    free(cg);
+    double *xs = ns_xcalloc((size_t)t->nruns + 1, sizeof *xs), *ys = ns_xcalloc((size_t)t->nruns + 1, sizeof *ys);
+    ns__xy *pts = ns_xcalloc((size_t)t->nruns + 1, sizeof *pts);
+    ns__xy *sorted = ns_xcalloc((size_t)t->nruns + 1, sizeof *sorted);
+    int *start = ns_xcalloc((size_t)t->nruns + 2, sizeof *start);
+    char kbuf[64];
+    for (int gi = 0; gi < ng; gi++) {
         char label[300];
         if (gk) snprintf(label, sizeof label, "%s=%s", gk->key, gk->v[gi]);
         ns_study_fit *f = ns__new_fit(s, "total", x, gk ? label : NULL);
@@ -307,36 +399,54 @@ static void ns__fit_axis(ns_study *s, const ns_table *t, const ns_study_sums *su
             if (strcmp(ax[a].key, source) && (!gk || strcmp(ax[a].key, gk->key)))
                 ns_buf_printf(&mixed, "%s%s", mixed.len ? ", " : "", ax[a].key);
         f->mixed = mixed.data;
-        /* the x values, then a point per x: every counted compile there */
-        double *xs = ns_xcalloc((size_t)t->nruns + 1, sizeof *xs), *ys = ns_xcalloc((size_t)t->nruns + 1, sizeof *ys);
+        const int *gc = cells + gstart[gi];
+        int ngc = gstart[gi + 1] - gstart[gi];
+        /* the x values, in the order the cells' first runs show them */
+        ns_strmap xm;
+        ns_strmap_init(&xm);
         int nx = 0;
-        for (int c = 0; c < s->ncells; c++) {
-            const ns_table_row *row = s->cells[c].row;
-            if (gk && strcmp(ns_table_tag(row, gk->key) ? ns_table_tag(row, gk->key) : "", gk->v[gi])) continue;
+        for (int q = 0; q < ngc; q++) {
+            const ns_table_row *row = s->cells[gc[q]].row;
             if (!row->cfg.nruns) continue;
             double xv = ns__run_x(&t->runs[row->cfg.runs[0]], x);
-            int seen = 0;
-            for (int k = 0; k < nx && !seen; k++) seen = xs[k] == xv;
-            if (!seen && isfinite(xv)) xs[nx++] = xv;
+            if (!isfinite(xv)) continue;
+            int added;
+            ns_strmap_intern(&xm, ns__x_key(kbuf, sizeof kbuf, xv), &added);
+            if (added) xs[nx++] = xv;
         }
-        for (int k = 0; k < nx; k++) {
-            int ny = 0;
-            for (int c = 0; c < s->ncells; c++) {
-                const ns_table_row *row = s->cells[c].row;
-                if (gk && strcmp(ns_table_tag(row, gk->key) ? ns_table_tag(row, gk->key) : "", gk->v[gi])) continue;
-                for (int i = 0; i < row->cfg.nruns; i++) {
-                    const ns_run *r = &t->runs[row->cfg.runs[i]];
-                    if (!ns_run_counted(r) || ns__run_x(r, x) != xs[k]) continue;
-                    double y = sums[row->cfg.runs[i]].total_field; /* the field "total" */
-                    if (isfinite(y)) ys[ny++] = y;
-                }
+        /* every counted run at one of them, then by x's place */
+        int np = 0;
+        for (int q = 0; q < ngc; q++) {
+            const ns_table_row *row = s->cells[gc[q]].row;
+            for (int i = 0; i < row->cfg.nruns; i++) {
+                const ns_run *r = &t->runs[row->cfg.runs[i]];
+                if (!ns_run_counted(r)) continue;
+                double xv = ns__run_x(r, x);
+                if (isnan(xv)) continue;
+                size_t at = ns_strmap_find(&xm, ns__x_key(kbuf, sizeof kbuf, xv));
+                double y = sums[row->cfg.runs[i]].total_field; /* the field "total" */
+                if (at != (size_t)-1 && isfinite(y)) pts[np++] = (ns__xy){(int)at, y};
             }
+        }
+        ns_strmap_free(&xm);
+        memset(start, 0, sizeof *start * (size_t)(nx + 2));
+        for (int k = 0; k < np; k++) start[pts[k].xi + 1]++;
+        for (int k = 0; k < nx; k++) start[k + 1] += start[k];
+        for (int k = 0; k < np; k++) sorted[start[pts[k].xi]++] = pts[k];
+        for (int k = 0, j = 0; k < nx; k++) { /* start[k] is now the end of x k's points */
+            int ny = 0;
+            while (j < np && sorted[j].xi == k) ys[ny++] = sorted[j++].y;
             if (ny) ns_fit_add(&f->fit, xs[k], ys, (size_t)ny);
         }
-        free(xs);
-        free(ys);
         ns__keep_if_fitted(s);
     }
+    free(xs);
+    free(ys);
+    free(pts);
+    free(sorted);
+    free(start);
+    free(cells);
+    free(gstart);
 }
 
 /* A regime's dominant pass against the fact that drives it (driver d of

@@ -11,6 +11,7 @@
  * or read files (the runs come read, dataset.h).
  */
 #include "analyse/table.h"
+#include "base/strmap.h"
 
 #include "analyse/stats.h"
 #include "npu/npu.h"
@@ -381,42 +382,80 @@ static void ns__cache_verdict(const ns_table *t, ns_table_row *w, double cold) {
                                        : NS_CACHE_UNKNOWN;
 }
 
-/* cache_x on the cold and warm rows of each configuration that has both,
- * and every warm row's cache verdict. */
-static void ns__cache_ratios(ns_table *t) {
-    for (int j = 0; j < t->nrows; j++) {
-        ns_table_row *w = &t->rows[j];
-        if (strcmp(w->cfg.mode, "warm") != 0) continue;
-        double cold = NAN;
-        for (int i = 0; i < t->nrows; i++)
-            if (!strcmp(t->rows[i].cfg.mode, "cold") && t->rows[i].n &&
-                ns_config_same_tags(&t->rows[i].cfg, &w->cfg))
-                cold = t->rows[i].median;
-        ns__cache_verdict(t, w, cold);
-    }
-    for (int i = 0; i < t->nrows; i++) {
-        ns_table_row *c = &t->rows[i];
-        if (strcmp(c->cfg.mode, "cold") != 0) continue;
-        for (int j = 0; j < t->nrows; j++) {
-            ns_table_row *w = &t->rows[j];
-            if (strcmp(w->cfg.mode, "warm") != 0 || !ns_config_same_tags(&w->cfg, &c->cfg))
-                continue;
-            double x = w->median > 0 ? c->median / w->median : NAN;
-            c->cache_x = w->cache_x = isfinite(x) ? x : NAN;
-        }
-    }
+/* The configurations of the rows, for ns_config_groups_new. */
+static const ns_config **ns__cfgs_new(const ns_table *t) {
+    const ns_config **c = ns_xcalloc((size_t)t->nrows + 1, sizeof *c);
+    for (int i = 0; i < t->nrows; i++) c[i] = &t->rows[i].cfg;
+    return c;
 }
 
-/* Every row's median over its baseline partner's. */
-static void ns__baseline(ns_table *t) {
-    for (int i = 0; i < t->nrows && t->base_key; i++) {
-        ns_table_row *x = &t->rows[i];
-        for (int j = 0; j < t->nrows; j++)
-            if (ns_config_partner(&x->cfg, &t->rows[j].cfg, t->base_key, t->base_value)) {
-                double r = t->rows[j].median > 0 ? x->median / t->rows[j].median : NAN;
-                x->base_ratio = isfinite(r) ? r : NAN;
-            }
+/* cache_x on the cold and warm rows of each configuration that has both
+ * (the last of each mode in row order decides, as a pairwise scan did),
+ * and every warm row's cache verdict; the rows of a configuration found by
+ * its group number. */
+static void ns__cache_ratios(ns_table *t) {
+    const ns_config **cf = ns__cfgs_new(t);
+    int ng, *g = ns_config_groups_new(cf, t->nrows, &ng);
+    int *cold = ns_xcalloc((size_t)ng + 1, sizeof *cold), *warm = ns_xcalloc((size_t)ng + 1, sizeof *warm);
+    for (int i = 0; i < t->nrows; i++) { /* 1 + the last row of each mode */
+        if (!strcmp(t->rows[i].cfg.mode, "cold")) cold[g[i]] = i + 1;
+        if (!strcmp(t->rows[i].cfg.mode, "warm")) warm[g[i]] = i + 1;
     }
+    for (int i = 0; i < t->nrows; i++) {
+        ns_table_row *r = &t->rows[i];
+        int cold_row = !strcmp(r->cfg.mode, "cold"), warm_row = !strcmp(r->cfg.mode, "warm");
+        if (!(cold_row && warm[g[i]]) && !(warm_row && cold[g[i]])) continue;
+        const ns_table_row *c = cold_row ? r : &t->rows[cold[g[i]] - 1];
+        const ns_table_row *w = warm_row ? r : &t->rows[warm[g[i]] - 1];
+        double x = w->median > 0 ? c->median / w->median : NAN;
+        r->cache_x = isfinite(x) ? x : NAN;
+    }
+    /* every warm row's cache verdict, against its cold partner's median */
+    for (int i = 0; i < t->nrows; i++) {
+        ns_table_row *w = &t->rows[i];
+        if (strcmp(w->cfg.mode, "warm") != 0) continue;
+        const ns_table_row *c = cold[g[i]] ? &t->rows[cold[g[i]] - 1] : NULL;
+        ns__cache_verdict(t, w, c && c->n ? c->median : NAN);
+    }
+    free(cold);
+    free(warm);
+    free(g);
+    free(cf);
+}
+
+/* Every row's median over its baseline partner's (ns_config_partner; the
+ * last partner in row order decides), found through a hash map of the
+ * partners' mode and tags but the baseline key. */
+static void ns__baseline(ns_table *t) {
+    if (!t->base_key) return;
+    ns_strmap m;
+    ns_strmap_init(&m);
+    int *row = ns_xcalloc((size_t)t->nrows + 1, sizeof *row);
+    ns_buf kb = {0};
+    for (int j = 0; j < t->nrows; j++) {
+        const char *v = ns_config_tag(&t->rows[j].cfg, t->base_key);
+        if (!v || strcmp(v, t->base_value) != 0) continue;
+        kb.len = 0;
+        ns_buf_puts(&kb, "");
+        ns_config_put_key(&kb, &t->rows[j].cfg, 1, t->base_key);
+        int added;
+        row[ns_strmap_intern(&m, kb.data, &added)] = j;
+    }
+    for (int i = 0; i < t->nrows; i++) {
+        ns_table_row *x = &t->rows[i];
+        if (!ns_config_tag(&x->cfg, t->base_key)) continue;
+        kb.len = 0;
+        ns_buf_puts(&kb, "");
+        ns_config_put_key(&kb, &x->cfg, 1, t->base_key);
+        size_t at = ns_strmap_find(&m, kb.data);
+        if (at == (size_t)-1) continue;
+        const ns_table_row *p = &t->rows[row[at]];
+        double r = p->median > 0 ? x->median / p->median : NAN;
+        x->base_ratio = isfinite(r) ? r : NAN;
+    }
+    ns_buf_free(&kb);
+    free(row);
+    ns_strmap_free(&m);
 }
 
 /* ====== Building ====== */

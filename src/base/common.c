@@ -124,16 +124,45 @@ static long ns__errors;
 static long ns__warnings;
 static int ns__quiet;
 
+/* s as a terminal may safely show it: C0 controls and DEL (an escape
+ * sequence, a newline that would forge a line of output, a carriage return
+ * that would overwrite one) and the C1 controls in UTF-8 (U+0080-U+009F,
+ * CSI among them) as visible escapes, \x1b and \u009B -- the forms
+ * base/display.c writes for names in tables (which this file, below it,
+ * cannot call). */
+static void ns__put_shown(FILE *f, const char *s) {
+    for (const unsigned char *u = (const unsigned char *)s; *u; u++) {
+        if (*u < 0x20 || *u == 0x7f) fprintf(f, "\\x%02x", *u);
+        else if (*u == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f) fprintf(f, "\\u%04X", *++u);
+        else fputc(*u, f);
+    }
+}
+
 static void ns__vdiag(const char *kind, const char *file, long line,
                       const char *fmt, va_list ap) {
+    /* the file name and the message are data: both escaped */
+    ns_buf msg = {0};
+    char small[512];
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(small, sizeof small, fmt, aq);
+    va_end(aq);
+    if (n >= 0 && (size_t)n < sizeof small) ns_buf_puts(&msg, small);
+    else if (n >= 0) {
+        ns_buf_grow(&msg, (size_t)n);
+        vsnprintf(msg.data, (size_t)n + 1, fmt, ap);
+        msg.len = (size_t)n;
+    }
     fputs("npuscope: ", stderr);
-    if (file && line > 0)
-        fprintf(stderr, "%s:%ld: ", file, line);
-    else if (file)
-        fprintf(stderr, "%s: ", file);
+    if (file) {
+        ns__put_shown(stderr, file);
+        if (line > 0) fprintf(stderr, ":%ld", line);
+        fputs(": ", stderr);
+    }
     if (kind) fputs(kind, stderr);
-    vfprintf(stderr, fmt, ap);
+    ns__put_shown(stderr, msg.data ? msg.data : "");
     fputc('\n', stderr);
+    ns_buf_free(&msg);
 }
 
 void ns_warn_at(const char *file, long line, const char *fmt, ...) {

@@ -63,20 +63,43 @@ void ns_json_strn(ns_buf *b, const char *s, size_t n) {
 
 void ns_json_str(ns_buf *b, const char *s) { ns_json_strn(b, s, strlen(s)); }
 
+int ns_csv_raw;
+
+/* A plain decimal number: [+-]digits[.digits][e[+-]digits], at least one
+ * digit before the exponent. */
+static int ns__plain_number(const char *s) {
+    int digits = 0;
+    if (*s == '+' || *s == '-') s++;
+    for (; *s >= '0' && *s <= '9'; s++) digits++;
+    if (*s == '.')
+        for (s++; *s >= '0' && *s <= '9'; s++) digits++;
+    if (!digits) return 0;
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-') s++;
+        if (!(*s >= '0' && *s <= '9')) return 0;
+        while (*s >= '0' && *s <= '9') s++;
+    }
+    return *s == 0;
+}
+
 void ns_csv_field(ns_buf *b, const char *s) {
     /* a CSV is read by people too (cat, a terminal, a spreadsheet): controls
      * and bidi characters as visible escapes, as everywhere a name is shown */
     ns_buf shown = {0};
+    /* a formula a spreadsheet would run: a quote in front (OWASP) */
+    int formula = !ns_csv_raw && (strchr("=+-@\t\r", s[0]) && s[0]) && !ns__plain_number(s);
     if (ns_display_needs(s)) {
         ns_display_name(&shown, s);
         s = shown.data;
     }
-    if (!strpbrk(s, ",\"\r\n")) {
+    if (!formula && !strpbrk(s, ",\"\r\n")) {
         ns_buf_puts(b, s);
         ns_buf_free(&shown);
         return;
     }
     ns_buf_putc(b, '"');
+    if (formula) ns_buf_putc(b, '\'');
     for (; *s; s++) {
         if (*s == '"') ns_buf_putc(b, '"');
         ns_buf_putc(b, *s);

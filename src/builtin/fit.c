@@ -93,7 +93,11 @@ static void ns__render_group_text(ns_buf *b, const ns_fitset *s, const ns_fit_gr
         ns_buf_printf(b, "  exponent %.4f, 95%% CI ", f->exponent);
         if (isfinite(f->ci95_lo)) ns_buf_printf(b, "%.4f .. %.4f", f->ci95_lo, f->ci95_hi);
         else ns_buf_puts(b, "- (needs 3 points)");
-        ns_buf_printf(b, ", R² %.4f, %d point%s\n", f->r2, f->used, f->used == 1 ? "" : "s");
+        /* y the same at every x: nothing varies, so R² (explained over total
+         * variation) is 0/0 -- said, not printed as nan */
+        if (isfinite(f->r2)) ns_buf_printf(b, ", R² %.4f", f->r2);
+        else ns_buf_puts(b, ", R² - (y is the same at every x)");
+        ns_buf_printf(b, ", %d point%s\n", f->used, f->used == 1 ? "" : "s");
     } else {
         ns_buf_printf(b, ": no fit (%d point%s with x > 0 and y > 0 at distinct x; 2 needed)\n",
                       f->used, f->used == 1 ? "" : "s");
@@ -402,6 +406,7 @@ int ns_cmd_fit(int argc, char **argv) {
         NS_OPT_STAGES(&stage_spec),
         NS_OPT_CHOICE(0, "format", &fmt, "F", ns__fit_formats),
         NS_OPT_QUIET(&quiet),
+        NS_OPT_CSV_RAW(),
         NS_OPT_END(),
     };
     const ns_option *const tabs[] = {own, NULL};

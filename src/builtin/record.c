@@ -195,6 +195,15 @@ static int ns__parse(ns__rec_opts *o, int argc, char **argv, int sweep) {
     }
     /* an adaptive sweep measures a configuration at a time (capture/adaptive.h) */
     if (o->adaptive) o->order = NS_ORDER_GROUPED;
+    /* a tag that names an axis would overwrite the axis value of every run
+     * (sweep --tag x=9 -L x=1,2 recorded x=9 throughout): refused */
+    for (int i = 0; i < o->tags.n; i++)
+        if (ns_axes_find(&o->axes, o->tags.items[i].key) >= 0) {
+            ns_options_usage(cmd, "--tag %s=%s: '%s' is an axis of this sweep (-L/-P); a tag "
+                                  "cannot also set it",
+                             o->tags.items[i].key, o->tags.items[i].value, o->tags.items[i].key);
+            return -1;
+        }
     if (at >= argc) {
         ns_options_usage(cmd, "no command to run (give it after '--')");
         return -1;

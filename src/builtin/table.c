@@ -136,6 +136,7 @@ int ns_cmd_table(int argc, char **argv) {
         NS_OPT_CALL(0, "tag-columns", "LIST", ns__opt_tag_columns, &ta),
         NS_OPT_STAGES(&stage_map),
         NS_OPT_QUIET(&quiet),
+        NS_OPT_CSV_RAW(),
         NS_OPT_END(),
     };
     const ns_option *const tables[] = {own, NULL};

@@ -489,6 +489,7 @@ int ns_cmd_top(int argc, char **argv) {
         NS_OPT_FLAG(0, "all", &all),
         NS_OPT_CHOICE(0, "format", &fmt, "F", formats),
         NS_OPT_READ(&ro),
+        NS_OPT_CSV_RAW(),
         NS_OPT_END(),
     };
     const ns_option *const tables[] = {own, NULL};

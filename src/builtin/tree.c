@@ -140,6 +140,7 @@ int ns_cmd_tree(int argc, char **argv) {
         NS_OPT_CHOICE(0, "time", &time_col, "wall|user", times),
         NS_OPT_CHOICE(0, "color", &color_when, "WHEN", colors),
         NS_OPT_READ(&ro),
+        NS_OPT_CSV_RAW(),
         NS_OPT_END(),
     };
     const ns_option *const tables[] = {own, NULL};

@@ -87,7 +87,9 @@ static const char ns__tree[] =
     "  --color WHEN       always, never or auto (default: auto = on a terminal\n"
     "                     and NO_COLOR unset)\n"
     NS__NPU_OPTIONS
-    "  -q, --quiet        no warnings\n";
+    "  -q, --quiet        no warnings\n"
+    "  --csv-raw          CSV cells as they are: no quote in front of a cell a\n"
+    "                     spreadsheet would run as a formula (=, +, -, @)\n";
 
 static const char ns__top[] =
     "usage: npuscope top [OPTIONS] [INPUT...]\n"
@@ -132,7 +134,9 @@ static const char ns__top[] =
     "  --all              include container rows\n"
     "  --label-regex RE   as for tree\n"
     NS__NPU_OPTIONS
-    "  -q, --quiet        no warnings\n";
+    "  -q, --quiet        no warnings\n"
+    "  --csv-raw          CSV cells as they are: no quote in front of a cell a\n"
+    "                     spreadsheet would run as a formula (=, +, -, @)\n";
 
 #define NS__RECORD_OPTIONS                                                          \
     "  -o DIR             run folders go to DIR/<run-id>/ (default: runs)\n"         \
@@ -269,6 +273,8 @@ static const char ns__table[] =
     "                     report); as in every command, the next argument is\n"
     "                     taken as MAP unless it is an option or a folder\n"
     "  -q, --quiet        no warnings\n"
+    "  --csv-raw          CSV cells as they are: no quote in front of a cell a\n"
+    "                     spreadsheet would run as a formula (=, +, -, @)\n"
     "\n"
     "exit codes: 0 table printed, 1 no runs found, 2 usage error or a DIR that\n"
     "cannot be read.\n";
@@ -326,6 +332,8 @@ static const char ns__fit[] =
     "  --format F         text (default), csv (one line per point, the fit\n"
     "                     repeated on each) or json\n"
     "  -q, --quiet        no warnings\n"
+    "  --csv-raw          CSV cells as they are: no quote in front of a cell a\n"
+    "                     spreadsheet would run as a formula (=, +, -, @)\n"
     "\n"
     "exit codes: 0 fitted, 1 nothing to fit (no runs, or no group with two\n"
     "usable points at distinct x), 2 usage error or an INPUT that cannot be\n"
@@ -355,11 +363,14 @@ static const char ns__diff[] =
     "  metric:NAME        every metric of the runs\n"
     "\n"
     "Per row: runs on each side, the medians, ratio = B median / A median, the\n"
-    "Hodges-Lehmann shift B - A, and the exact two-sided Mann-Whitney U p-value\n"
-    "(no normal approximation; ties handled exactly).  The verdict is \"slower\"\n"
-    "(B worse) or \"faster\" (B better) only when p < alpha and |shift| is more\n"
-    "than the threshold of A's median; otherwise \"same\".  Time is better lower;\n"
-    "so is a metric, unless its name says it is a rate (ends in _per_s,\n"
+    "Hodges-Lehmann shift B - A with its interval (level 1 - 2 alpha), and the\n"
+    "two-sided Mann-Whitney U p-value: exact (ties handled exactly) up to about\n"
+    "45 runs a side, the normal approximation with the tie correction beyond.\n"
+    "The verdict is \"slower\" (B worse) or \"faster\" (B better) when p < alpha\n"
+    "and |shift| is more than the threshold of A's median; \"same\" when the\n"
+    "shift's interval lies inside +-threshold (an equivalence check); else\n"
+    "\"inconclusive\" (p >= alpha alone shows no difference).  Time is better\n"
+    "lower; so is a metric, unless its name says it is a rate (ends in _per_s,\n"
     "_per_sec, _per_second, _fps, _tps or _qps, or contains throughput:\n"
     "tokens_per_s).  A metric's verdict also says which way it went:\n"
     "\"slower (higher)\" for more memory, \"faster (higher)\" for more tokens/s.\n"
@@ -376,7 +387,9 @@ static const char ns__diff[] =
     "  --threshold PCT    smallest shift that counts, % of A's median (default 2)\n"
     "  --fail-if-slower PCT\n"
     "                     exit 1 when the total is \"slower\" and B's median is\n"
-    "                     more than PCT % above A's (a gate for CI)\n"
+    "                     more than PCT % above A's (a gate for CI); exit 2\n"
+    "                     when it cannot decide (inconclusive, or too few runs\n"
+    "                     for any p to reach alpha: it names the runs needed)\n"
     "  --all              keep passes under 0.1 ms on both sides (left out and\n"
     "                     counted by default)\n"
     "  --stages MAP       add a row per stage, under this stage map: a rules\n"
@@ -387,10 +400,12 @@ static const char ns__diff[] =
     "                     significant rows first) or github (a ::warning\n"
     "                     annotation per slower row, ::notice per faster one)\n"
     "  -q, --quiet        no warnings\n"
+    "  --csv-raw          CSV cells as they are: no quote in front of a cell a\n"
+    "                     spreadsheet would run as a formula (=, +, -, @)\n"
     "\n"
     "exit codes: 0 compared (whatever the verdicts), 1 the --fail-if-slower gate\n"
-    "tripped, or a side has no counted run, 2 usage error or a folder that\n"
-    "cannot be read.\n";
+    "tripped, or a side has no counted run, 2 usage error, a folder that\n"
+    "cannot be read, or a gate that cannot decide.\n";
 
 static const char ns__stages[] =
     "usage: npuscope stages [--stages MAP] [INPUT...]\n"

@@ -31,6 +31,7 @@
 #define NPUSCOPE_OPTIONS_H
 
 #include "base/common.h"
+#include "base/jsonw.h"
 
 typedef enum {
     NS_OPT_KIND_END = 0, /* the end of a table */
@@ -105,6 +106,8 @@ struct ns_option {
     {NS_OPT_KIND_STAGES, 0, "stages", (v), "MAP", 0, 0, 0, NULL, NULL, NULL, NULL, 0}
 /* -q, --quiet: no warnings. */
 #define NS_OPT_QUIET(v) NS_OPT_FLAG('q', "quiet", (v))
+/* --csv-raw: CSV cells as they are, no formula neutralising (base/jsonw.h) */
+#define NS_OPT_CSV_RAW() NS_OPT_FLAG(0, "csv-raw", &ns_csv_raw)
 
 /* What ns_options_parse returns. */
 enum {

@@ -173,6 +173,22 @@ static int ns__get_str(const ns__src *src, const json_t *o, const char *key, int
 
 /* An object of strings, in the file's order (jansson keeps it).  Tags may
  * also be whole numbers, kept as their decimal text. */
+/* key=value into l: appended when l holds only unique keys so far
+ * (`fresh`), else through ns_kv_set (which replaces). */
+static void ns__kv_put(ns_kvlist *l, const char *key, const char *value, int fresh) {
+    if (!fresh) {
+        ns_kv_set(l, key, value);
+        return;
+    }
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 8;
+        l->items = ns_xrealloc(l->items, sizeof *l->items * (size_t)l->cap);
+    }
+    l->items[l->n].key = ns_strdup(key);
+    l->items[l->n].value = ns_strdup(value);
+    l->n++;
+}
+
 static int ns__get_kv(const ns__src *src, const json_t *o, const char *key, int ints_ok,
                       ns_kvlist *out) {
     const json_t *v = json_object_get(o, key);
@@ -180,13 +196,17 @@ static int ns__get_kv(const ns__src *src, const json_t *o, const char *key, int 
     if (!json_is_object(v)) return ns__bad(src, key, NULL, "an object", v);
     const char *k;
     json_t *e;
+    /* a JSON object's keys are unique (jansson keeps the last of a repeated
+     * one): into an empty list they are appended, not looked up one by one
+     * (100,000 tags were 100,000^2 comparisons) */
+    int fresh = out->n == 0;
     json_object_foreach((json_t *)v, k, e) {
         char num[32];
         if (json_is_string(e)) {
-            ns_kv_set(out, k, json_string_value(e));
+            ns__kv_put(out, k, json_string_value(e), fresh);
         } else if (ints_ok && json_is_integer(e)) {
             snprintf(num, sizeof num, "%lld", (long long)json_integer_value(e));
-            ns_kv_set(out, k, num);
+            ns__kv_put(out, k, num, fresh);
         } else {
             return ns__bad(src, key, k, ints_ok ? "a string or a whole number" : "a string", e);
         }
@@ -365,6 +385,11 @@ static int ns__load(ns__src *src, const json_t *o, ns_run *r) {
     return 0;
 }
 
+/* Running out of descriptors or memory is the machine's state, not the
+ * run's: the command stops (exit 2) rather than skip runs and report on
+ * the rest as if they were all. */
+static int ns__resource_errno(int e) { return e == EMFILE || e == ENFILE || e == ENOMEM; }
+
 int ns_run_load(const char *path, const char *id, ns_run *r, const ns_diag *d, ns_why *why) {
     memset(r, 0, sizeof *r);
     int rc = -1;
@@ -372,7 +397,9 @@ int ns_run_load(const char *path, const char *id, ns_run *r, const ns_diag *d, n
     json_t *root = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) {
-        ns_fail(why, 0, "%s", strerror(errno));
+        int e = errno;
+        ns_fail(why, 0, "%s", strerror(e));
+        if (ns__resource_errno(e)) rc = -2;
         goto out;
     }
     char chunk[8192];
@@ -390,7 +417,16 @@ int ns_run_load(const char *path, const char *id, ns_run *r, const ns_diag *d, n
         /* jansson quotes the bytes it stopped at, which may be anything */
         for (char *p = err.text; *p; p++)
             if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) *p = '?';
-        ns_fail(why, err.line, "not valid JSON: %s", err.text);
+        if (json_error_code(&err) == json_error_out_of_memory) {
+            /* a valid run that does not fit: not "not valid JSON" */
+            ns_fail(why, 0, "out of memory reading %zu bytes of JSON", text.len);
+            rc = -2;
+        } else if (strstr(err.text, "maximum parsing depth")) {
+            ns_fail(why, err.line, "nested deeper than a reader can follow (%d JSON levels: a "
+                                   "report of about %d nested rows)",
+                    NS_RUN_JSON_MAX_DEPTH, NS_RUN_JSON_MAX_ROWS);
+        } else
+            ns_fail(why, err.line, "not valid JSON: %s", err.text);
         goto out;
     }
     ns__src src = {path, text.data ? text.data : "", text.len, d, why, -1};
@@ -426,12 +462,28 @@ static char *ns__join_new(const char *dir, const char *a, const char *b) {
 }
 
 /* 1 if path is a regular file, 0 if it does not exist, -1 (warned) if it
- * cannot be looked at. */
+ * is something else (a FIFO, a folder: never opened, a FIFO would block)
+ * or cannot be looked at, -2 (an error said) when the machine is out of
+ * descriptors or memory. */
 static int ns__is_file(const char *path, const ns_diag *d) {
     struct stat st;
-    if (stat(path, &st) == 0) return S_ISREG(st.st_mode);
-    if (errno == ENOENT || errno == ENOTDIR) return 0;
-    ns_diag_say(d, NS_DIAG_WARNING, path, 0, "%s; run skipped", strerror(errno));
+    if (stat(path, &st) == 0) {
+        if (S_ISREG(st.st_mode)) return 1;
+        const char *what = S_ISFIFO(st.st_mode)  ? "a FIFO"
+                           : S_ISDIR(st.st_mode)  ? "a folder"
+                           : S_ISSOCK(st.st_mode) ? "a socket"
+                           : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                                        : "not a regular file";
+        ns_diag_say(d, NS_DIAG_WARNING, path, 0, "is %s, not a file; run skipped", what);
+        return -1;
+    }
+    int e = errno;
+    if (e == ENOENT || e == ENOTDIR) return 0;
+    if (ns__resource_errno(e)) {
+        ns_diag_say(d, NS_DIAG_ERROR, path, 0, "%s: stopped, not read as no run", strerror(e));
+        return -2;
+    }
+    ns_diag_say(d, NS_DIAG_WARNING, path, 0, "%s; run skipped", strerror(e));
     return -1;
 }
 
@@ -440,12 +492,18 @@ static int ns__cmp_str(const void *a, const void *b) {
 }
 
 /* Load path as run `id` and hand it to fn; 1 if it was read, 0 if skipped
- * (and a warning says why). */
+ * (and a warning says why), -1 when the machine ran out of descriptors or
+ * memory (an error says so: the caller stops). */
 static int ns__hand(const char *path, const char *id, ns_run_fn fn, void *ctx,
                     const ns_diag *d) {
     ns_run r;
     ns_why why = {"", 0};
-    if (ns_run_load(path, id, &r, d, &why) < 0) {
+    int rc = ns_run_load(path, id, &r, d, &why);
+    if (rc == -2) {
+        ns_diag_why(d, NS_DIAG_ERROR, path, &why, "; stopped");
+        return -1;
+    }
+    if (rc < 0) {
         ns_diag_why(d, NS_DIAG_WARNING, path, &why, "; run skipped");
         return 0;
     }
@@ -478,7 +536,7 @@ int ns_run_folder_each(const char *dir, ns_run_fn fn, void *ctx, const ns_diag *
         size_t start = len;
         while (start > 0 && dir[start - 1] != '/') start--;
         id = ns_strndup(dir + start, len - start);
-        added = single > 0 ? ns__hand(path, id, fn, ctx, diag) : 0;
+        added = single > 0 ? ns__hand(path, id, fn, ctx, diag) : single == -2 ? -1 : 0;
         goto out;
     }
     if (!(d = opendir(dir))) {
@@ -505,7 +563,12 @@ int ns_run_folder_each(const char *dir, ns_run_fn fn, void *ctx, const ns_diag *
     for (size_t i = 0; i < nnames; i++) {
         free(path);
         path = ns__join_new(dir, names[i], "run.json");
-        if (ns__is_file(path, diag) > 0) added += ns__hand(path, names[i], fn, ctx, diag);
+        int is = ns__is_file(path, diag), got = is > 0 ? ns__hand(path, names[i], fn, ctx, diag) : 0;
+        if (is == -2 || got < 0) { /* out of descriptors or memory: stop */
+            added = -1;
+            goto out;
+        }
+        added += got;
     }
 out:
     if (d) closedir(d);

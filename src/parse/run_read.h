@@ -32,6 +32,14 @@
 #ifndef NPUSCOPE_RUN_READ_H
 #define NPUSCOPE_RUN_READ_H
 
+/* run.json is parsed by jansson, which follows JSON nesting to 2048 levels
+ * (JSON_PARSER_MAX_DEPTH); a report's rows take two levels each below six
+ * of the document's own, so a report nested about 1,021 rows deep is the
+ * deepest a run.json can hold.  A deeper one is skipped with a warning that
+ * says so (never "not valid JSON"). */
+#define NS_RUN_JSON_MAX_DEPTH 2048
+#define NS_RUN_JSON_MAX_ROWS 1021
+
 #include "model/runs.h"
 
 /* Append the runs of `dir` (a run folder, or a folder of run folders) to

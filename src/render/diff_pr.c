@@ -41,12 +41,16 @@ static void ns__gh(ns_buf *b, const char *s, int property) {
 
 /* ====== Rows ====== */
 
-static int ns__significant(const ns_diff_row *r) { return strcmp(r->verdict, "same") != 0; }
+static int ns__significant(const ns_diff_row *r) {
+    return !strcmp(r->verdict, "slower") || !strcmp(r->verdict, "faster");
+}
 
-/* significant first, slower before faster, then by the size of the change;
- * ties keep the diff's order (total, passes by A median, metrics) */
+/* significant first, slower before faster, then by the size of the change,
+ * then the inconclusive rows, then the same ones; ties keep the diff's
+ * order (total, passes by A median, metrics) */
 static int ns__rank(const ns_diff_row *r) {
-    return !strcmp(r->verdict, "slower") ? 0 : !strcmp(r->verdict, "faster") ? 1 : 2;
+    return !strcmp(r->verdict, "slower") ? 0 : !strcmp(r->verdict, "faster") ? 1
+           : !strcmp(r->verdict, "inconclusive") ? 2 : 3;
 }
 
 typedef struct {
@@ -102,12 +106,13 @@ static void ns__p(ns_buf *b, double p) {
 
 void ns_diff_markdown(ns_buf *b, const ns_diff *d, const char *a_name, const char *b_name) {
     ns__item *it = ns__sorted_new(d);
-    int slower = 0, faster = 0, same = 0;
+    int slower = 0, faster = 0, same = 0, unsure = 0;
     for (int i = 0; i < d->nrows; i++) {
         const char *v = d->rows[i].verdict;
         if (!strcmp(v, "slower")) slower++;
         else if (!strcmp(v, "faster")) faster++;
-        else same++;
+        else if (!strcmp(v, "same")) same++;
+        else unsure++;
     }
     /* the summary line: the total first, then the counts */
     const ns_diff_row *total = NULL;
@@ -121,19 +126,21 @@ void ns_diff_markdown(ns_buf *b, const ns_diff *d, const char *a_name, const cha
     if (total) {
         ns_buf_printf(b, "compile time %s (", !strcmp(total->verdict, "slower") ? "**slower**"
                                               : !strcmp(total->verdict, "faster") ? "faster"
-                                                                                 : "the same");
+                                              : !strcmp(total->verdict, "same")   ? "the same"
+                                                                                 : "inconclusive");
         ns__pct(b, total);
         ns_buf_puts(b, ", p ");
         ns__p(b, total->p);
         ns_buf_puts(b, "); ");
     }
-    ns_buf_printf(b, "%d slower, %d faster, %d the same\n\n", slower, faster, same);
+    ns_buf_printf(b, "%d slower, %d faster, %d the same, %d inconclusive\n\n", slower, faster,
+                  same, unsure);
     ns_buf_puts(b, "| | row | A median | B median | change | p | verdict |\n");
     ns_buf_puts(b, "|---|---|---:|---:|---:|---:|---|\n");
     int shown = 0;
     for (int i = 0; i < d->nrows; i++) {
         const ns_diff_row *r = it[i].row;
-        /* the same rows are counted above; only the total is shown anyway */
+        /* the other rows are counted above; only the total is shown anyway */
         if (!ns__significant(r) && r->kind != NS_DIFF_TOTAL) continue;
         const char *mark = !strcmp(r->verdict, "slower") ? ":red_circle:"
                            : !strcmp(r->verdict, "faster") ? ":green_circle:"
@@ -155,7 +162,9 @@ void ns_diff_markdown(ns_buf *b, const ns_diff *d, const char *a_name, const cha
         shown++;
     }
     int hidden = d->nrows - shown;
-    if (hidden) ns_buf_printf(b, "\n%d row%s the same (not shown)", hidden, hidden == 1 ? "" : "s");
+    if (hidden)
+        ns_buf_printf(b, "\n%d row%s the same or inconclusive (not shown)", hidden,
+                      hidden == 1 ? "" : "s");
     if (d->skipped)
         ns_buf_printf(b, "%s%d tiny pass%s left out", hidden ? "; " : "\n", d->skipped,
                       d->skipped == 1 ? "" : "es");
@@ -169,7 +178,11 @@ void ns_diff_github(ns_buf *b, const ns_diff *d, const char *a_name, const char 
     ns__item *it = ns__sorted_new(d);
     for (int i = 0; i < d->nrows; i++) {
         const ns_diff_row *r = it[i].row;
-        if (!ns__significant(r)) continue;
+        /* an inconclusive total is said too: a summary that shows nothing
+         * would read as "no change" */
+        if (!ns__significant(r) &&
+            !(r->kind == NS_DIFF_TOTAL && !strcmp(r->verdict, "inconclusive")))
+            continue;
         int slow = !strcmp(r->verdict, "slower");
         ns_buf_puts(b, slow ? "::warning title=" : "::notice title=");
         ns_buf_puts(b, "npuscope ");

@@ -23,8 +23,10 @@ void ns_findings_fit_sentence(ns_buf *b, const ns_study_fit *f) {
     const ns_fit *x = &f->fit;
     const char *y = !strncmp(f->y, "pass:", 5) ? f->y + 5 : !strcmp(f->y, "total") ? "report total" : f->y;
     const char *xn = !strncmp(f->x, "fact:", 5) ? f->x + 5 : f->x;
-    ns_buf_printf(b, "%s ~ %s^%.3f (95%% interval %.3f to %.3f, R^2 %.2f", y, xn, x->exponent,
-                  x->ci95_lo, x->ci95_hi, x->r2);
+    ns_buf_printf(b, "%s ~ %s^%.3f (95%% interval %.3f to %.3f", y, xn, x->exponent,
+                  x->ci95_lo, x->ci95_hi);
+    if (isfinite(x->r2)) ns_buf_printf(b, ", R^2 %.2f", x->r2);
+    else ns_buf_puts(b, ", flat");
     if (f->per_report) ns_buf_printf(b, ", a point per report: %d reports)", x->used);
     else ns_buf_printf(b, ", %d values of %s)", x->used, f->x);
     if (f->group) ns_buf_printf(b, " for %s", f->group);

@@ -161,10 +161,11 @@ static void ns__diff_table(ns_page *p, const ns_page_model *m) {
     ns_buf note = {0};
     ns_buf_printf(&note, "Medians over the counted runs of each side (seconds; metrics in "
                          "their own unit; a pass's memory increase in kB); B / A is the "
-                         "ratio of the medians; p is the exact "
-                         "two-sided Mann-Whitney U p-value; a verdict needs p < %.2f and a "
-                         "shift over %.0f%% of A's median (npuscope diff, which this table "
-                         "follows). ",
+                         "ratio of the medians; p is the "
+                         "two-sided Mann-Whitney U p-value; slower or faster needs p < %.2f "
+                         "and a shift over %.0f%% of A's median, same needs the shift's "
+                         "interval inside that, else inconclusive (npuscope diff, which this "
+                         "table follows). ",
                   pd->opts.alpha, pd->opts.threshold);
     if (passes > NS__DIFF_PASSES)
         ns_buf_printf(&note, "The %d heaviest of %d passes are shown. ", NS__DIFF_PASSES, passes);

@@ -134,6 +134,7 @@ static void ns__cell(ns_buf *b, const ns_table *t, const ns_table_row *x, const 
     } else if (c->kind == 1) {
         double v = ns__col_value(x, c->idx);
         if (!isfinite(v)) ns_buf_putc(b, '-');
+        else if (ns__cols[c->idx].fmt && fabs(v) >= 1e12) ns_buf_printf(b, "%.4g", v); /* not 310 digits */
         else if (ns__cols[c->idx].fmt) ns_buf_printf(b, ns__cols[c->idx].fmt, v);
         else ns_buf_printf(b, "%d", (int)v);
     } else if (c->kind == 2) {
@@ -302,11 +303,22 @@ static void ns__prefixed(ns_buf *b, const char *prefix, const char *name, int js
     free(field);
 }
 
+/* Is key the name of one of the table's own CSV columns (mode, n, ...,
+ * regime, metric:*, stage:*)?  Such a tag's column is "tag:KEY", so no
+ * header is written twice. */
+static int ns__column_name(const char *key) {
+    for (int c = 0; c < NS__C_COUNT; c++)
+        if (!strcmp(ns__cols[c].key, key)) return 1;
+    return !strcmp(key, "regime") || !strncmp(key, "metric:", 7) || !strncmp(key, "stage:", 6) ||
+           !strncmp(key, "tag:", 4);
+}
+
 static void ns__render_csv(ns_buf *b, const ns_table *t, const ns_table_view *v) {
     int ntag;
     int *tag = ns__tag_cols_new(t, v, &ntag);
     for (int k = 0; k < ntag; k++) {
-        ns_csv_field(b, t->keys[tag[k]]);
+        if (ns__column_name(t->keys[tag[k]])) ns__prefixed(b, "tag:", t->keys[tag[k]], 0);
+        else ns_csv_field(b, t->keys[tag[k]]);
         ns_buf_putc(b, ',');
     }
     for (int c = 0; c < NS__C_COUNT; c++) ns_buf_printf(b, c ? ",%s" : "%s", ns__cols[c].key);
