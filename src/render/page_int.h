@@ -15,13 +15,17 @@
  *   page_data.c      the explorer's data block: the embedded trees and
  *                    configurations as compact JSON (string table, shared
  *                    shapes, columns of scaled integers)
- *   page_figures.c   the figures: stage colours, the heaviest passes, the
+ *   page_fighelp.c   what the figure writers share: stage colours, ids
+ *   page_study.c     the study's figures (hand-off, why-costly, family
+ *                    fingerprint, precision-size, precision-scaling)
+ *   page_figures.c   the figures: the heaviest passes, the
  *                    scaling plots, the regime map, the fingerprints, the
- *                    ratios, the study's figures, small multiples; each
+ *                    ratios, small multiples (the study's: page_study.c); each
  *                    with its caption, drawn by render/svg.c
  *
  * Calls go one way, page.c -> page_findings.c, page.c -> page_data.c,
- * page.c -> page_change.c and page.c -> page_figures.c, never back (tools/layers.sh refuses a loop between files
+ * page.c -> page_change.c, page.c -> page_figures.c -> page_study.c, and
+ * both figure files -> page_fighelp.c, never back (tools/layers.sh refuses a loop between files
  * of a layer).
  */
 #ifndef NPUSCOPE_RENDER_PAGE_INT_H
@@ -39,6 +43,24 @@ void ns__render_page_change(ns_page *p, const ns_page_model *m);
 /* page_data.c: the data block the explorer reads, into p->data (and
  * p->nreports). */
 void ns__render_page_data(ns_page *p, const ns_page_model *m);
+
+/* page_fighelp.c: what the figure writers share. */
+typedef struct {
+    ns_page *page;             /* the page the figures go on */
+    const ns_page_model *m;    /* what they show */
+    int *color;                /* palette index per page stage (owned) */
+} ns_page_figs;
+/* The palette index of stage `name` (grey for "other" and unknown names). */
+int ns__page_stage_color(const ns_page_figs *f, const char *name);
+/* An id "PREFIX-NAME[-NAME2]" not yet used on the page (caller frees). */
+char *ns__page_fig_id_new(const ns_page *p, const char *prefix, const char *a, const char *b);
+/* The page's stage names, as an array for the drawings (caller frees). */
+const char **ns__page_stage_names_new(const ns_page_model *m);
+
+/* page_study.c: the study's figures, in page order (page_figures.c calls
+ * it), and the sentence on those left out. */
+void ns__render_page_study(ns_page_figs *f);
+void ns__render_page_study_note(ns_page *p, const ns_page_study *s);
 
 /* page_figures.c: every figure, in page order, and the note when the
  * figures section has none. */
