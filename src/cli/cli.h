@@ -25,6 +25,8 @@ typedef struct {
                               * one -- two cost about 1.5x the CPU time (the
                               * reports cross cores to the sink), which a
                               * busy machine pays without the gain */
+    struct ns_load_s *load;  /* where the inputs' failed compiles and
+                              * environment go (model/load.h), or NULL */
 } ns_read_opts;
 
 /* The read options as option-table entries (cli/options.h), for a

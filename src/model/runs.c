@@ -1,6 +1,7 @@
 /* runs.c -- key/value lists and the run record (see runs.h). */
 #include "model/runs.h"
 
+#include "model/load.h"
 #include "model/report.h"
 
 #include <stdlib.h>
@@ -67,6 +68,9 @@ void ns_run_free(ns_run *r) {
     free(r->metrics);
     ns_run_free_reports(r);
     free(r->host);
+    ns_failure_free(r->failure);
+    free(r->failure);
+    ns_kv_free(&r->environment);
     memset(r, 0, sizeof *r);
 }
 

@@ -17,7 +17,9 @@
  *    "error": null or "why the command did not run",
  *    "metrics": {NAME: number}, "metric_counts": {NAME: matches},
  *    "stdout_bytes", "stderr_bytes", "host": {"name", "os", "cpus"},
- *    "npuscope_version", "reports": [tree JSON reports]}
+ *    "npuscope_version", "reports": [tree JSON reports],
+ *    "failure": {...} (only when the output shows a failed compile),
+ *    "environment": {K: V} (model/load.h)}
  * A run is "ok" when it started, exited 0, and was neither killed, timed out
  * nor interrupted.  env.NPUSCOPE_RUN_DIR is the folder the run was written
  * in (its temporary name); the published folder is DIR/<id>.
@@ -83,6 +85,10 @@ typedef struct {
     char *host;                      /* "name, os, N cpus" as run.json's "host" says,
                                         or NULL (read with the run: the page's
                                         method section tallies hosts) */
+    struct ns_failure *failure;      /* the compile's first failure as its log
+                                        said it (model/load.h), or NULL */
+    ns_kvlist environment;           /* what the NPU stack logged about itself
+                                        (model/load.h; not env, what npuscope set) */
 } ns_run;
 
 int ns_run_ok(const ns_run *r);

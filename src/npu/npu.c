@@ -8,6 +8,7 @@
  */
 #include "npu/npu.h"
 
+#include "npu/failure.h"
 #include "npu/logline.h"
 
 #include <stdio.h>
@@ -66,6 +67,7 @@ void ns_npu_needles(ns_needles *nd) {
     for (size_t i = 0; i < sizeof ns__facts / sizeof ns__facts[0]; i++)
         ns_needles_add(nd, ns__facts[i].text);
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) ns_needles_add(nd, others[i]);
+    ns_npu_load_needles(nd); /* failures and environment (failure.h) */
 }
 
 /* Digits (and a '.') at p, up to end: their count, the value in *v. */
@@ -136,7 +138,8 @@ int ns_npu_fact_in(const char *s, size_t n, uint64_t have, const char **name, do
  * (2024 "VCL", 2026 "NPU_VCL"). */
 static const char *const ns__npu_loggers[] = {
     "[vpux-compiler]", "[compiler-threading]", "[DriverCompilerAdapter]",
-    "[PluginCompilerAdapter]", "[VCL]", "[NPU_VCL]", NULL}; /* in their brackets */
+    "[PluginCompilerAdapter]", "[VCL]", "[NPU_VCL]", "[NPUZeroInitStructsHolder]",
+    NULL}; /* in their brackets */
 
 int ns_npu_log_line(const char *s, size_t n) {
     if (n >= 8 && ns__find(s, n < 24 ? n : 24, "[ NPUW:")) return 1;
