@@ -23,6 +23,7 @@ static const ns__command ns__commands[] = {
     {"advise", ns_cmd_advise},
     {"report", ns_cmd_report},
     {"watch", ns_cmd_watch},
+    {"timeline", ns_cmd_timeline},
 };
 
 int main(int argc, char **argv) {

@@ -170,6 +170,7 @@ int ns_run_write_json(const char *dir, const ns_run *r, ns_report *const *report
     ns_buf_printf(&b, ",\"repeat\":%d,\"warmup\":%s,\"primer\":%s,\"started_at\":\"%s\",\n",
                   r->repeat, r->warmup ? "true" : "false", r->primer ? "true" : "false",
                   r->started_at);
+    if (r->started_clock[0]) ns_buf_printf(&b, "\"started_clock\":\"%s\",", r->started_clock);
     ns_buf_puts(&b, "\"wall_s\":");
     ns__num(&b, r->wall_s, 6);
     ns_buf_puts(&b, ",\"user_s\":");

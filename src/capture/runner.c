@@ -299,6 +299,7 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     if (rd.live) ns_live_clear(rd.live);
     if (ran != 0) goto out;
     memcpy(r->started_at, cr.started_at, sizeof r->started_at);
+    memcpy(r->started_clock, cr.started_clock, sizeof r->started_clock);
     r->wall_s = cr.wall_s;
     r->user_s = cr.user_s;
     r->sys_s = cr.sys_s;

@@ -1,35 +1,15 @@
-/* load.c -- failures and environment facts of a load (see load.h). */
+/* load.c -- the failures and environment facts of a load (see load.h);
+ * one failure's free and copy are runs.c's (a run holds one). */
 #include "model/load.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static char *ns__dup(const char *s) { return s ? ns_strdup(s) : NULL; }
-
-void ns_failure_free(ns_failure *f) {
-    if (!f) return;
-    free(f->pass);
-    free(f->location);
-    free(f->submodel);
-    free(f->message);
-    free(f->file);
-    memset(f, 0, sizeof *f);
-}
-
-void ns_failure_copy(ns_failure *dst, const ns_failure *f) {
-    dst->pass = ns__dup(f->pass);
-    dst->location = ns__dup(f->location);
-    dst->submodel = ns__dup(f->submodel);
-    dst->message = ns__dup(f->message);
-    dst->file = ns__dup(f->file);
-    dst->line = f->line;
-}
-
 ns_failure *ns_load_add_failure(ns_load *L, const char *file, long line) {
     L->fail = ns_xrealloc(L->fail, sizeof *L->fail * (size_t)(L->nfail + 1));
     ns_failure *f = &L->fail[L->nfail++];
     memset(f, 0, sizeof *f);
-    f->file = ns__dup(file);
+    f->file = file ? ns_strdup(file) : NULL;
     f->line = line;
     return f;
 }

@@ -11,7 +11,8 @@
  *    "id", "command": [argv...], "env": {K: V set by npuscope},
  *    "tags": {K: V}, "mode": "cold"|"warm"|"none", "repeat": N (1-based),
  *    "warmup": bool, "primer": bool (the warm run that fills the cache),
- *    "started_at": "2026-11-29T16:41:07Z", "wall_s", "user_s", "sys_s",
+ *    "started_at": "2026-11-29T16:41:07Z", "started_clock": "17:41:07.125"
+ *    (local time of day, the clock of the NPU stack's log lines), "wall_s", "user_s", "sys_s",
  *    "peak_rss_mb", "exit_code" (null if killed), "signal" (null or number),
  *    "signal_name", "timed_out": bool, "interrupted": bool, "ok": bool,
  *    "error": null or "why the command did not run",
@@ -67,6 +68,7 @@ typedef struct {
     int warmup;            /* a --warmup run: kept, not counted */
     int primer;            /* warm mode: the run that fills the cache */
     char started_at[32];   /* ISO 8601 UTC */
+    char started_clock[24]; /* local time of day at the start, "HH:MM:SS.mmm", or "" */
     double wall_s;         /* monotonic wall time of the child */
     double user_s;         /* user CPU of the child tree */
     double sys_s;          /* system CPU of the child tree */

@@ -322,6 +322,11 @@ static int ns__load(ns__src *src, const json_t *o, ns_run *r) {
     if (at) snprintf(r->started_at, sizeof r->started_at, "%s", at);
     free(at);
     if (rc < 0) return -1;
+    at = NULL;
+    rc = ns__get_str(src, o, "started_clock", 1, &at);
+    if (at && strlen(at) < sizeof r->started_clock) memcpy(r->started_clock, at, strlen(at) + 1);
+    free(at);
+    if (rc < 0) return -1;
     if ((rc = ns__get_double(src, o, "wall_s", 1, &r->wall_s)) <= 0) {
         return rc < 0 ? -1 : ns_fail(src->why, 0, "no \"wall_s\"");
     }
