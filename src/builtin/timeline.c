@@ -226,40 +226,43 @@ static int ns__log(const char *path, const ns_read_opts *ro, ns_timeline *tl) {
 
 /* ====== Runs ====== */
 
-static int ns__run(const char *dir, const ns_run *r, int quiet, ns_timeline *tl) {
-    ns__reps rs = {0};
-    for (int k = 0; k < r->nreports; k++) {
-        const ns_report *p = r->reports[k];
-        if (!ns_report_is_main(p)) continue;
-        rs.r = ns_xrealloc(rs.r, sizeof *rs.r * (size_t)(rs.n + 1));
-        double total = ns_num_present(p->root->val[NS_COL_WALL]) ? p->root->val[NS_COL_WALL].v : NAN;
-        rs.r[rs.n++] = (ns__rep){p->end_line, total, ns_strdup(p->label ? p->label : "?"),
-                                 ns_strdup(p->file ? p->file : "")};
+static int ns__run(const char *dir, const ns_run *r, const ns_read_opts *ro, ns_timeline *tl) {
+    /* its logs read as logs: their reports, with the lines they end at, and
+     * the failure with the line it is on (run.json keeps neither's file) */
+    static const char *const files[] = {"stdout.log", "stderr.log"};
+    char *paths[2];
+    int np = 0;
+    for (int i = 0; i < 2; i++) {
+        char *path = ns_path_join_new(dir, files[i]);
+        if (access(path, F_OK) == 0) paths[np++] = path;
+        else free(path);
     }
     ns_load L = {0};
-    if (r->failure) ns_failure_copy(ns_load_add_failure(&L, NULL, 0), r->failure);
+    ns__reps rs = {0};
+    ns_read_opts o = *ro;
+    o.load = &L;
+    o.threads = 1;
+    long found = np ? ns_cli_scan(paths, np, &o, ns__rep_sink, &rs) : 0;
     ns__marks ms = {0};
     memset(tl, 0, sizeof *tl);
-    ns__reader rd = {tl, quiet, dir, 0};
+    ns__reader rd = {tl, ro->quiet, dir, 0};
     double start = NAN, end = NAN;
     int h, m, s, ms3;
     if (sscanf(r->started_clock, "%2d:%2d:%2d.%3d", &h, &m, &s, &ms3) == 4) {
         start = ns_tl_clock_put(&tl->clock, h * 3600.0 + m * 60 + s + ms3 / 1000.0, 0);
         end = start + r->wall_s;
     }
-    static const char *const files[] = {"stdout.log", "stderr.log"};
-    int rc = 0;
-    for (int i = 0; i < 2 && rc == 0; i++) {
-        char *path = ns_path_join_new(dir, files[i]);
-        rd.name = path;
-        if (access(path, F_OK) == 0) rc = ns__read_lines(&rd, &ms, path, files[i], &rs, &L);
-        if (rc) ns_error_at(path, 0, "cannot be read");
-        free(path);
+    int rc = found < 0 ? -1 : 0;
+    for (int i = 0; i < np && rc == 0; i++) {
+        rd.name = paths[i];
+        rc = ns__read_lines(&rd, &ms, paths[i], paths[i], &rs, &L);
+        if (rc) ns_error_at(paths[i], 0, "cannot be read");
     }
     if (rc == 0) {
         ns__fix_labels(&ms);
         ns_timeline_build(tl, dir, ms.m, ms.n, start, end);
     }
+    for (int i = 0; i < np; i++) free(paths[i]);
     free(ms.m);
     ns_buf_free(&ms.labels);
     ns__reps_free(&rs);
@@ -323,7 +326,7 @@ int ns_cmd_timeline(int argc, char **argv) {
         for (int k = 0; k < nruns; k++) {
             char *dir = one ? ns_strdup(inputs[i]) : ns_path_join_new(inputs[i], runs[k].id);
             tl = ns_xrealloc(tl, sizeof *tl * (size_t)(ntl + 1));
-            if (ns__run(dir, &runs[k], ro.quiet, &tl[ntl]) == 0) {
+            if (ns__run(dir, &runs[k], &ro, &tl[ntl]) == 0) {
                 ns__say_clock(&tl[ntl], ro.quiet);
                 timed += tl[ntl++].timed;
             } else {

@@ -141,8 +141,14 @@ static const char *const ns__npu_loggers[] = {
     "[PluginCompilerAdapter]", "[VCL]", "[NPU_VCL]", "[NPUZeroInitStructsHolder]",
     NULL}; /* in their brackets */
 
+/* OpenVINO's exception when no device compiled a (sub-)model for the NPU:
+ * the only line that names an NPUW sub-model in a release build (see
+ * failure.h); it comes on stderr, often with no logger line before it. */
+static const char ns__npu_exception[] = " for all devices in [NPU";
+
 int ns_npu_log_line(const char *s, size_t n) {
     if (n >= 8 && ns__find(s, n < 24 ? n : 24, "[ NPUW:")) return 1;
+    if (ns__find(s, n, ns__npu_exception) && ns__find(s, n, "Failed to compile ")) return 1;
     ns_logline l;
     if (!ns_logline_parse(s, n, &l)) return 0;
     for (int i = 0; ns__npu_loggers[i]; i++)
@@ -158,6 +164,7 @@ void ns_npu_log_needles(ns_needles *nd) {
     ns_needles_init(nd);
     ns_needles_add(nd, "[ NPUW:");
     for (int i = 0; ns__npu_loggers[i]; i++) ns_needles_add(nd, ns__npu_loggers[i]);
+    ns_needles_add(nd, ns__npu_exception);
 }
 
 int ns_npu_log_sniff(const char *buf, size_t len) {
@@ -166,7 +173,7 @@ int ns_npu_log_sniff(const char *buf, size_t len) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = (size_t)((nl ? nl : end) - p);
         if (n && p[n - 1] == '\r') n--;
-        if (n && (*p == '[' || *p == '\033') && ns_npu_log_line(p, n)) return 1;
+        if (n && ns_npu_log_line(p, n)) return 1;
         if (!nl) break;
         p = nl + 1;
     }
