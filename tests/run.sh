@@ -181,6 +181,9 @@ present "e2e clang-22 -ftime-trace/-ftime-report" clang-22 &&
 # NPU facts, old and new forms, and NPU logs recognised without a flag
 # shellcheck source=tests/run_npu.sh
 . tests/run_npu.sh
+# compiles that fail, the environment, the timeline of a load (tests/run_failures.sh)
+# shellcheck source=tests/run_failures.sh
+. tests/run_failures.sh
 # shellcheck source=tests/run_split.sh
 . tests/run_split.sh # a big file read by two threads, byte for byte as by one
 # shellcheck source=tests/run_mapped.sh

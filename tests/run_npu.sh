@@ -33,7 +33,7 @@ mkdir -p "$NPU"
 # is one or the other: add it here if it is an NPU log.
 NPU_LOGS="constructed-npu-2024.log constructed-npu-2025.log constructed-npu-ws-2026.log
 constructed-npuw-7.log constructed-npuw-trace.log constructed-vpux-prefix.log constructed-ansi-crlf.log
-constructed-npu-memory.log"
+constructed-npu-memory.log constructed-npu-failure.log"
 
 npu_is_log() { case " $(echo $NPU_LOGS) " in *" $1 "*) return 0 ;; esac; return 1; }
 

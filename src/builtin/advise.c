@@ -27,6 +27,7 @@
 #include "analyse/stats.h"
 #include "analyse/table.h"
 #include "analyse/study.h"
+#include "render/matrix.h"
 #include "base/strmap.h"
 #include "render/grid.h"
 
@@ -672,10 +673,14 @@ static void ns__render(ns_buf *b, const ns__advice *ad, int json) {
     if (json) {
         ns_buf_putc(b, '{');
         if (ad->studied) ns__study_json(b, ad);
+        if (ns_matrix_any(&ad->table)) ns_matrix_json(b, &ad->table, ad->studied ? &ad->study : NULL);
         ns_buf_puts(b, "\"cases\":[");
     } else if (ad->studied) {
         ns__study_text(b, ad);
     }
+    /* configurations that failed to compile (render/matrix.h) */
+    if (!json && ns_matrix_any(&ad->table))
+        ns_matrix_text(b, &ad->table, ad->studied ? &ad->study : NULL);
     int blocks = json || !ad->studied || ad->per_config;
     for (int i = 0; blocks && i < ad->ncases; i++) {
         const ns__case *c = &ad->cases[i];

@@ -178,12 +178,6 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
     struct tm tm;
     gmtime_r(&wall_now, &tm);
     strftime(res->started_at, sizeof res->started_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    struct timespec rt; /* the log lines' clock: local time of day, ms */
-    clock_gettime(CLOCK_REALTIME, &rt);
-    struct tm lt;
-    localtime_r(&rt.tv_sec, &lt);
-    snprintf(res->started_clock, sizeof res->started_clock, "%02d:%02d:%02d.%03d",
-             lt.tm_hour % 24, lt.tm_min % 60, lt.tm_sec % 61, (int)(rt.tv_nsec / 1000000) % 1000);
     if (ns__chld_pipe[0] < 0) {
         if (pipe(ns__chld_pipe) != 0) {
             ns_error("pipe: %s", strerror(errno));
@@ -206,7 +200,13 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
         ns_warn_at(NULL, 0, "cannot start the watchdog (%s): if npuscope is killed, processes "
                             "the command started may outlive it", strerror(errno));
     pid_t self = getpid();
+    struct timespec rt; /* the log lines' clock (local time of day, ms), read */
+    clock_gettime(CLOCK_REALTIME, &rt); /* with t0: the same start on both clocks */
     double t0 = ns__now();
+    struct tm lt;
+    localtime_r(&rt.tv_sec, &lt);
+    snprintf(res->started_clock, sizeof res->started_clock, "%02d:%02d:%02d.%03d",
+             lt.tm_hour % 24, lt.tm_min % 60, lt.tm_sec % 61, (int)(rt.tv_nsec / 1000000) % 1000);
     pid_t pid = fork();
     if (pid < 0) {
         ns_error("fork: %s", strerror(errno));

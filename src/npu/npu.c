@@ -146,9 +146,32 @@ static const char *const ns__npu_loggers[] = {
  * failure.h); it comes on stderr, often with no logger line before it. */
 static const char ns__npu_exception[] = " for all devices in [NPU";
 
+/* The exception's line: "Failed to compile NAME for all devices in [NPU]"
+ * at the line's start, or after an exception's name ("RuntimeError: ",
+ * "Exception: "), ending in "[NPU]" -- not a line that quotes it. */
+static int ns__npu_exception_line(const char *s, size_t n) {
+    static const char fc[] = "Failed to compile ";
+    const char *p = s, *end = s + n;
+    while (p < end && (*p == ' ' || *p == '\t')) p++;
+    if ((size_t)(end - p) >= sizeof fc - 1 && memcmp(p, fc, sizeof fc - 1) != 0) {
+        const char *q = p; /* a word ending in "Error" or "Exception", then ": " */
+        while (q < end && ((*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z') || *q == '.' ||
+                           *q == '_' || (*q >= '0' && *q <= '9')))
+            q++;
+        int named = (q - p >= 5 && !memcmp(q - 5, "Error", 5)) ||
+                    (q - p >= 9 && !memcmp(q - 9, "Exception", 9));
+        if (!named || end - q < 2 || q[0] != ':' || q[1] != ' ') return 0;
+        p = q + 2;
+    }
+    if ((size_t)(end - p) < sizeof fc - 1 || memcmp(p, fc, sizeof fc - 1) != 0) return 0;
+    while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '.')) end--;
+    size_t k = sizeof ns__npu_exception - 1;
+    return (size_t)(end - p) > k + 1 && !memcmp(end - k - 1, ns__npu_exception, k) && end[-1] == ']';
+}
+
 int ns_npu_log_line(const char *s, size_t n) {
     if (n >= 8 && ns__find(s, n < 24 ? n : 24, "[ NPUW:")) return 1;
-    if (ns__find(s, n, ns__npu_exception) && ns__find(s, n, "Failed to compile ")) return 1;
+    if (ns__npu_exception_line(s, n)) return 1;
     ns_logline l;
     if (!ns_logline_parse(s, n, &l)) return 0;
     for (int i = 0; ns__npu_loggers[i]; i++)

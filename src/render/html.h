@@ -77,7 +77,7 @@ typedef struct {
 } ns_html_fact;
 
 /* ====== The page ====== */
-typedef struct {
+typedef struct ns_page_s {
     char *title;               /* <title> and heading (owned) */
     char *subtitle;            /* what was read (owned) */
     char **findings;           /* key findings, one sentence each (owned) */
