@@ -17,7 +17,8 @@
 #     export's events are the phases;
 #   - (full tier) record of a failing stand-in: run.json "failure" and
 #     "environment", table's status, a diff across two environments, the
-#     timeline of a run, and a study's compile matrix.
+#     timeline of a run, a study's compile matrix (advise, the page), the
+#     page's timeline figure.
 
 if ! declare -F check >/dev/null 2>&1; then
     # shellcheck source=tests/lib.sh
@@ -192,6 +193,29 @@ if tier_full; then
         jqt '[.rows[] | select(.name == "total")][0] | .a_n == 3 and .b_n == 3' "$FL/d.json"
     }
     check "diff --a driver_l0_minor=9 --b driver_l0_minor=12: environment facts select runs like tags" fl_env_diff
+
+    fl_study_matrix() {
+        "$NPUSCOPE" sweep -q -o "$FL/study" -L window=256,512,1024,2048,4096,8192 -- "$STAND" '{window}' >/dev/null 2>&1
+        "$NPUSCOPE" advise --format json "$FL/study" >"$FL/a.json" || return 1
+        jqt '.compile_matrix | .configurations == 6 and .failed == 2 and .left_out_of_fits
+            and .failures == [{"pass": "StaticAllocation", "submodel": "prefill", "configurations": 2,
+                "where": "window \u2265 4096", "text": "fails at StaticAllocation in prefill: window \u2265 4096"}]
+            and ([.rows[] | select(.status == "failed") | .tags.window] == ["4096", "8192"])' "$FL/a.json" || return 1
+        jqt '.study.configurations == 4 and ([.study.fits[] | select(.y == "total" and .x == "window") | .n] == [4])' "$FL/a.json" || return 1
+        "$NPUSCOPE" advise "$FL/study" >"$FL/a.txt" || return 1
+        grep -q '^  fails at StaticAllocation in prefill: window ≥ 4096$' "$FL/a.txt" || { cat "$FL/a.txt"; return 1; }
+        "$NPUSCOPE" report -q -o "$FL/study.html" "$FL/study" || return 1
+        grep -q 'id="compile-matrix"' "$FL/study.html" && grep -q 'Fails at StaticAllocation in prefill: window ≥ 4096' "$FL/study.html" ||
+            { echo "the page has no compile matrix or no failure finding"; return 1; }
+    }
+    check "study: the compile matrix says where it fails; failed configurations left out of the regimes and fits (advise, page)" fl_study_matrix
+
+    fl_page_timeline() {
+        "$NPUSCOPE" report -q -o "$FL/run.html" "$FL"/rec/* || return 1
+        grep -q 'id="timeline-1"' "$FL/run.html" && grep -q 'class="phase failed-compile"' "$FL/run.html" ||
+            { echo "the page of a failed run has no timeline figure with its failed compile"; return 1; }
+    }
+    check "report page: a run with times gets a timeline figure, its failed compile in it" fl_page_timeline
 else
     skip "record of a failing stand-in, table status, diff across environments, a run's timeline (tests/run_failures.sh; TIER=full)"
 fi
