@@ -71,6 +71,13 @@ fl_no_failure() {
 }
 check "failures: a log that compiled has \"failures\": []" fl_no_failure
 
+fl_advise_log() {
+    "$NPUSCOPE" advise -q "$FLOG" >"$FL/adv.txt" || return 1
+    grep -qx "a compile failed: $FLOG line 297: pass StaticAllocation, sub-model Model0_prefill_REP0041__0, at main/_part26: Failed to statically allocate 'DDR' memory" "$FL/adv.txt" ||
+        { tail -3 "$FL/adv.txt"; return 1; }
+}
+check "advise on a log names its failed compile: pass, sub-model, location, message, line" fl_advise_log
+
 # ---------------------------------------------------------------- timeline
 # tl_json FILE: the timeline of FILE as JSON into $FL/tl.json (exit 0 wanted)
 tl_json() { "$NPUSCOPE" timeline -q --format json "$1" >"$FL/tl.json"; }

@@ -27,6 +27,7 @@
 #include "analyse/stats.h"
 #include "analyse/table.h"
 #include "analyse/study.h"
+#include "model/load.h"
 #include "render/matrix.h"
 #include "base/strmap.h"
 #include "render/grid.h"
@@ -784,6 +785,8 @@ int ns_cmd_advise(int argc, char **argv) {
     ns_runset rs = {0};
     ns__reader rd = {&ad, &rs};
     ad.want = want;
+    ns_load load = {0}; /* a log's failed compiles (render/matrix.h) */
+    ro.load = &load;
     for (int i = 0; i < ninputs; i++) {
         struct stat st;
         if (stat(inputs[i], &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -802,6 +805,13 @@ int ns_cmd_advise(int argc, char **argv) {
         if (ns_buf_flush(&b, stdout) || fflush(stdout)) rc = NS_EXIT_USAGE;
         ns_buf_free(&b);
     }
+    if (!json && load.nfail) { /* what failed, even when nothing compiled */
+        ns_buf fb = {0};
+        ns_matrix_log_failures(&fb, &load);
+        if (ns_buf_flush(&fb, stdout) || fflush(stdout)) rc = NS_EXIT_USAGE;
+        ns_buf_free(&fb);
+    }
+    ns_load_free(&load);
     for (int i = 0; i < ad.ncases; i++) {
         free(ad.cases[i].name);
         free(ad.cases[i].top_pass);

@@ -134,3 +134,14 @@ void ns_matrix_json(ns_buf *b, const ns_table *t, const ns_study *st) {
     }
     ns_buf_puts(b, "]},");
 }
+
+void ns_matrix_log_failures(ns_buf *b, const ns_load *L) {
+    for (int i = 0; L && i < L->nfail; i++) {
+        const ns_failure *f = &L->fail[i];
+        ns_buf_printf(b, "a compile failed: %s line %ld: pass %s, sub-model %s, at %s: %s\n",
+                      f->file ? f->file : "?", f->line, f->pass ? f->pass : "(not named)",
+                      f->submodel ? f->submodel : "(not named)",
+                      f->location ? f->location : "(no location)",
+                      f->message ? f->message : "(no message)");
+    }
+}

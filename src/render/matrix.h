@@ -21,4 +21,9 @@ void ns_matrix_text(ns_buf *b, const ns_table *t, const ns_study *st);
  * "text"}]}, followed by a comma. */
 void ns_matrix_json(ns_buf *b, const ns_table *t, const ns_study *st);
 
+/* Text: the failed compiles a log input showed (model/load.h), one line
+ * each ("a compile failed: ... line N: pass P, sub-model S, at LOC: WHY"). */
+struct ns_load_s;
+void ns_matrix_log_failures(ns_buf *b, const struct ns_load_s *L);
+
 #endif
