@@ -9,7 +9,6 @@
 
 #include "base/jsonw.h"
 #include "model/load.h"
-#include "render/tree_json.h"
 #include "render/grid.h"
 #include "render/width.h"
 
@@ -357,14 +356,12 @@ static void ns__render_csv(ns_buf *b, const ns_table *t, const ns_table_view *v)
     free(tag);
 }
 
-/* A row's status (analyse/table.h) and what its failed compile logged:
- * ,"status","failed_pass","failure" (null when nothing was logged). */
+/* A row's status (analyse/table.h) and the pass its failed compile logged:
+ * ,"status","failed_pass" -- the CSV's columns, so that the two are one
+ * frame (the rest of the failure is advise's compile matrix). */
 static void ns__status_json(ns_buf *b, const ns_table_row *x) {
     ns_buf_printf(b, ",\"status\":\"%s\",\"failed_pass\":", ns_table_status(x));
     if (x->failure && x->failure->pass) ns_json_str(b, x->failure->pass);
-    else ns_buf_puts(b, "null");
-    ns_buf_puts(b, ",\"failure\":");
-    if (x->failure) ns_failure_json(b, x->failure);
     else ns_buf_puts(b, "null");
 }
 
