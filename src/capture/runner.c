@@ -201,7 +201,7 @@ static void ns__scans_begin(ns__readers *rd, const ns_runner *rn, const ns_run_s
 
 /* What the output said of a failed compile and the NPU stack, into the
  * run: its first failure, and the environment with the host's OS. */
-static void ns__found_free_load(ns__readers *rd, ns_run *out) {
+static void ns__take_load(ns__readers *rd, ns_run *out) {
     if (rd->load.nfail) {
         out->failure = ns_xcalloc(1, sizeof *out->failure);
         ns_failure_copy(out->failure, &rd->load.fail[0]);
@@ -221,7 +221,7 @@ static void ns__scans_end(ns__readers *rd, ns__found *all, ns_run *out) {
         ns_scanner_free(&rd->sc[i]);
     }
     int base = rd->found[0].n;
-    if (rd->hooked) ns__found_free_load(rd, out);
+    if (rd->hooked) ns__take_load(rd, out);
     for (int k = 0; k < rd->found[1].n; k++) ns_scan_number_late(rd->found[1].r[k], base);
     all->n = rd->found[0].n + rd->found[1].n;
     all->r = ns_xmalloc(sizeof *all->r * (size_t)(all->n ? all->n : 1));
