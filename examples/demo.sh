@@ -71,3 +71,20 @@ echo
 echo "${bold}\$ npuscope predict --at model=qwen2-14b,window=8192,precision=int8 $out/npu/runs${norm}"
 echo "(a configuration the study never ran: a 14B model at an 8K window)"
 ./npuscope predict --at model=qwen2-14b,window=8192,precision=int8 "$out/npu/runs"
+
+# ---------------------------------------------------------------- a load that fails
+# Most NPU first loads that go wrong fail.  A STAND-IN (examples/npu-fail-standin.sh:
+# the NPU stack's line formats and the failure lines users posted, real times of
+# day, no NPU) compiles two sub-models and fails at StaticAllocation in prefill
+# from window 4096 on.
+echo
+echo "${bold}\$ npuscope sweep -o $out/fail -L window=256,512,1024,2048,4096,8192 -- examples/npu-fail-standin.sh {window}${norm}"
+echo "(a CONSTRUCTED stand-in: the prefill compile fails past some window; no NPU here)"
+./npuscope sweep -q -o "$out/fail" -L window=256,512,1024,2048,4096,8192 -- examples/npu-fail-standin.sh '{window}' || true
+echo
+echo "${bold}\$ npuscope advise $out/fail${norm}"
+./npuscope advise "$out/fail"
+echo
+echo "${bold}\$ npuscope timeline $out/fail/window-8192-*${norm}"
+echo "(the whole load of the failed run: before, the generate compile, the failed prefill)"
+./npuscope timeline "$out"/fail/window-8192-*

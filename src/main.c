@@ -27,6 +27,7 @@ static const ns__command ns__commands[] = {
     {"report", ns_cmd_report},
     {"watch", ns_cmd_watch},
     {"predict", ns_cmd_predict},
+    {"timeline", ns_cmd_timeline},
 };
 
 int main(int argc, char **argv) {

@@ -15,7 +15,7 @@ MAN=docs/npuscope.1
 man=$(sed 's/\\-/-/g; s/\\f[BIRP]//g; s/\\(em/--/g' "$MAN")
 missing=0 seen=0
 miss() { echo "docs: $*"; missing=$((missing + 1)); }
-for cmd in tree top record sweep table fit diff stages advise report predict; do
+for cmd in tree top record sweep table fit diff stages advise report predict timeline; do
     opts=$("$NS" "$cmd" --completion-helper 2>/dev/null) || { miss "$cmd --completion-helper failed"; continue; }
     # a command still on hand-written options lists none; count what is listed
     help=$("$NS" "$cmd" --help)

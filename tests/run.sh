@@ -257,6 +257,9 @@ group "6. large input"
 # linear readers, names as data (tests/run_faults_data.sh)
 # shellcheck source=tests/run_faults_data.sh
 . tests/run_faults_data.sh
+# compiles that fail, the environment, the timeline of a load (tests/run_failures.sh)
+# shellcheck source=tests/run_failures.sh
+. tests/run_failures.sh
 
 # A large input crosses many read-buffer boundaries: the same reports must
 # come out as from the small file, byte for byte, from a file and a pipe.

@@ -46,7 +46,7 @@ lv_stored() {
     local a b f
     a=$(ls -d "$LV"/plain/run-*) b=$(ls -d "$LV"/tty/run-*)
     for f in stdout.log stderr.log; do cmp "$a/$f" "$b/$f" || return 1; done
-    local drop='del(.started_at, .wall_s, .user_s, .sys_s, .peak_rss_mb, .env.NPUSCOPE_RUN_DIR)'
+    local drop='del(.started_at, .started_clock, .wall_s, .user_s, .sys_s, .peak_rss_mb, .env.NPUSCOPE_RUN_DIR)'
     diff <(jq -S "$drop" "$a/run.json") <(jq -S "$drop" "$b/run.json") || return 1
     [ "$(cd "$a" && find . | sort)" = "$(cd "$b" && find . | sort)" ] || { echo "different files"; return 1; }
 }

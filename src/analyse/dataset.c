@@ -248,6 +248,10 @@ double ns_report_value(const ns_report *rep, const ns_field *f) {
 const char *ns_run_tag(const ns_run *r, const char *key, char *buf, size_t len) {
     const char *v = ns_kv_get(&r->tags, key);
     if (v) return v;
+    /* what the NPU stack logged about itself (model/load.h): a tag where
+     * the run has no tag of that name, so --a driver_l0_minor=9 and
+     * --by npu_platform select by it */
+    if ((v = ns_kv_get(&r->environment, key))) return v;
     int size = !strcmp(key, "size_b") || !strcmp(key, "params");
     if (!size && strcmp(key, "family") != 0) return NULL;
     const char *model = ns_kv_get(&r->tags, "model");

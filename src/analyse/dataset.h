@@ -34,6 +34,8 @@
  * Derived tags: size_b (also as params) and family, read off the `model`
  * tag (analyse/model_name.h) when the run has no tag of that name: a tag
  * the run has always wins.  ns_run_tag is the one place they are made.
+ * The environment facts of run.json (driver_l0_minor, npu_platform, ...:
+ * model/load.h) are derived tags too, under their own names.
  * A value a run does not have is NaN, never 0.
  *
  * Ownership: an ns_runset owns its runs; ns_selection holds borrowed
@@ -89,8 +91,8 @@ double ns_report_value(const struct ns_report *rep, const ns_field *f);
  * both set, 1 when the report has no x, 2 when it has x but no y. */
 int ns_report_point(const struct ns_report *rep, const ns_field *fx, const ns_field *fy,
                     double *x, double *y);
-/* The value of tag `key` of r: its own tag, else a derived one (size_b,
- * params, family from the model tag), written into buf[0..len); NULL when
+/* The value of tag `key` of r: its own tag, else an environment fact,
+ * else a derived one (size_b, params, family from the model tag), written into buf[0..len); NULL when
  * neither.  The result is borrowed from r or is buf. */
 const char *ns_run_tag(const ns_run *r, const char *key, char *buf, size_t len);
 /* Seconds?  (wall, user, sys, pass:NAME) -- text output prints them %.4f. */

@@ -10,6 +10,8 @@
  * reports carry for the pass that rules a regime.
  */
 #include "analyse/study.h"
+
+#include "model/load.h"
 #include "analyse/stats.h"
 #include "base/strmap.h"
 #include "model/report.h"
@@ -614,6 +616,94 @@ void ns_study_keep_run(ns_study_keep *k, const ns_run *r, ns_stage_sel *sel, ns_
     }
 }
 
+/* ====== Failed configurations ====== */
+
+const char *ns_study_submodel_kind(const char *name) {
+    if (!name) return NULL;
+    if (strstr(name, "_prefill")) return "prefill";
+    if (strstr(name, "lm_head")) return "lm_head";
+    if (strstr(name, "_kv")) return "generate";
+    return name;
+}
+
+static int ns__same_or_null(const char *a, const char *b) {
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The failed configurations of t, grouped, each group described over the
+ * values of every configuration (the ones that compiled and the failed
+ * ones: a window that only fails is still a value of the sweep). */
+static void ns__failures(ns_study *s, const ns_table *t) {
+    ns_study all = {0}; /* s's cells, then the failed rows' */
+    all.cells = ns_xcalloc((size_t)(s->ncells + t->nrows) + 1, sizeof *all.cells);
+    for (int i = 0; i < s->ncells; i++) all.cells[all.ncells++] = s->cells[i];
+    int first_failed = all.ncells;
+    for (int i = 0; i < t->nrows; i++) {
+        const ns_table_row *row = &t->rows[i];
+        if (strcmp(ns_table_status(row), "failed") != 0 || !strcmp(row->cfg.mode, "warm")) continue;
+        int dup = 0;
+        for (int c = first_failed; c < all.ncells && !dup; c++)
+            dup = ns_config_same_tags(&all.cells[c].row->cfg, &row->cfg);
+        if (dup) continue;
+        all.cells[all.ncells++] = (ns_study_cell){row, -1, NULL, NAN};
+    }
+    s->nfailed = all.ncells - first_failed;
+    ns__axis *ax = ns_xcalloc((size_t)t->nkeys + 1, sizeof *ax);
+    int nax = 0, num = -1;
+    for (int k = 0; s->nfailed && k < t->nkeys; k++) {
+        int n;
+        const char **v = ns__values_new(&all, t->keys[k], &n);
+        if (n > 1) ax[nax++] = (ns__axis){t->keys[k], v, n};
+        else free(v);
+    }
+    for (int a = 1; a < nax && num < 0; a++)
+        if (ns__numeric(ax[a].v, ax[a].n)) num = a;
+    char *grouped = ns_xcalloc((size_t)all.ncells + 1, 1);
+    for (int i = first_failed; i < all.ncells; i++) {
+        if (grouped[i]) continue;
+        const ns_failure *f = all.cells[i].row->failure;
+        const char *pass = f ? f->pass : NULL, *kind = f ? ns_study_submodel_kind(f->submodel) : NULL;
+        ns_study_regime g = {0};
+        g.cells = ns_xcalloc((size_t)all.ncells + 1, sizeof *g.cells);
+        for (int j = i; j < all.ncells; j++) {
+            const ns_failure *h = all.cells[j].row->failure;
+            if (grouped[j] || !ns__same_or_null(h ? h->pass : NULL, pass) ||
+                !ns__same_or_null(h ? ns_study_submodel_kind(h->submodel) : NULL, kind))
+                continue;
+            grouped[j] = 1;
+            g.cells[g.ncells++] = j;
+        }
+        if (nax == 1 && ns__numeric(ax[0].v, ax[0].n)) { /* one numeric axis: its ranges */
+            char *mark = ns_xcalloc((size_t)ax[0].n + 1, 1);
+            for (int c = 0; c < g.ncells; c++) {
+                int at = ns__index(ax[0].v, ax[0].n, ns_table_tag(all.cells[g.cells[c]].row, ax[0].key));
+                if (at >= 0) mark[at] = 1;
+            }
+            int lo = 0, tail = 1;
+            while (lo < ax[0].n && !mark[lo]) lo++;
+            for (int k = lo; k < ax[0].n; k++) tail &= mark[k] != 0;
+            ns_buf b = {0};
+            if (tail && lo > 0 && lo < ax[0].n - 1) /* from a value on: "window >= 4096" */
+                ns_buf_printf(&b, "%s \xe2\x89\xa5 %s", ax[0].key, ax[0].v[lo]);
+            else {
+                ns_buf_printf(&b, "%s ", ax[0].key);
+                ns__ranges(&b, ax[0].v, ax[0].n, mark);
+            }
+            g.where = b.data;
+            free(mark);
+        } else {
+            ns__describe(&all, &g, ax, nax, num);
+        }
+        s->failures = ns_xrealloc(s->failures, sizeof *s->failures * (size_t)(s->nfailures + 1));
+        s->failures[s->nfailures++] = (ns_study_failure){pass, kind, g.ncells, g.where};
+        free(g.cells);
+    }
+    free(grouped);
+    for (int a = 0; a < nax; a++) free(ax[a].v);
+    free(ax);
+    free(all.cells);
+}
+
 /* ====== The study ====== */
 
 int ns_study_build_summed(ns_study *s, const ns_table *t, const ns_study_sums *sums,
@@ -647,6 +737,7 @@ int ns_study_build_summed(ns_study *s, const ns_table *t, const ns_study_sums *s
     ns__fits(s, t, sums, ax, nax);
     for (int a = 0; a < nax; a++) free(ax[a].v);
     free(ax);
+    ns__failures(s, t); /* after the fits: the failed configurations are in none */
     return 0;
 }
 
@@ -671,6 +762,8 @@ void ns_study_free(ns_study *s) {
         free(s->fits[f].y), free(s->fits[f].x), free(s->fits[f].group), free(s->fits[f].mixed);
         ns_fit_free(&s->fits[f].fit);
     }
+    for (int f = 0; f < s->nfailures; f++) free(s->failures[f].where);
+    free(s->failures);
     free(s->regimes);
     free(s->fits);
     free(s->cells);

@@ -82,6 +82,18 @@ typedef struct {
  * root cause; returns NULL (and leaves *cause) when no rule does. */
 typedef const char *(*ns_study_fix_fn)(const char *stage, const char **cause);
 
+/* Configurations that failed to compile (analyse/table.h: status
+ * "failed"), grouped by the failing pass and sub-model kind: they are in
+ * no regime and no fit (the study says so), and their cells are described
+ * as a regime's are ("window 4096-8192"). */
+typedef struct {
+    const char *pass;        /* the failing pass (borrowed from a run), or NULL: not logged */
+    const char *submodel;    /* "generate", "prefill", "lm_head", the sub-model's name,
+                              * or NULL: not logged (borrowed or static) */
+    int nconfigs;            /* failed configurations in the group */
+    char *where;             /* them, described (owned) */
+} ns_study_failure;
+
 typedef struct {
     ns_study_cell *cells;    /* one per configuration with a compile row and a regime (owned) */
     int ncells;              /* entries in cells */
@@ -92,7 +104,15 @@ typedef struct {
     const char **axes;       /* tag keys that vary over the cells, table order (array owned) */
     int naxes;               /* entries in axes */
     struct ns_study_own *own; /* ns_study_build's summaries of the trees, or NULL (owned) */
+    ns_study_failure *failures; /* failed configurations by pass and sub-model (owned) */
+    int nfailures;           /* entries in failures */
+    int nfailed;             /* failed configurations: left out of regimes and fits */
 } ns_study;
+
+/* The sub-model kind of an NPUW sub-model's name ("Model0_prefill_REP0041__0"
+ * -> "prefill", "..._kv1152..." -> "generate", "..._lm_head" -> "lm_head"),
+ * or the name itself; NULL for NULL. */
+const char *ns_study_submodel_kind(const char *name);
 
 /* ====== What a study reads of a run's trees ======
  * The regimes' passes (the heaviest leaf pass of a stage in a cell's

@@ -72,6 +72,10 @@ static void ns__derived(ns_table *t) {
     }
 }
 
+const char *ns_table_status(const ns_table_row *x) {
+    return x->n == 0 && x->failures > 0 ? "failed" : "ok";
+}
+
 int ns_table_any_regime(const ns_table *t) {
     for (int i = 0; i < t->nrows; i++)
         if (t->rows[i].regime >= 0) return 1;
@@ -289,7 +293,10 @@ static void ns__summarize(const ns_table *t, ns_table_row *x) {
         const ns_run *r = &t->runs[x->cfg.runs[i]];
         if (r->primer) x->primers++; /* the warm primer is also a warmup */
         else if (r->warmup) x->warmups++;
-        else if (!ns_run_ok(r)) x->failures++;
+        else if (!ns_run_ok(r)) {
+            x->failures++;
+            if (!x->failure) x->failure = r->failure;
+        }
         if (!ns_run_counted(r)) continue;
         wall[n] = r->wall_s;
         uow[n] = r->wall_s > 0 && isfinite(r->user_s) ? r->user_s / r->wall_s : NAN;

@@ -95,7 +95,13 @@ typedef struct {
                               into the runs; -1 without counted runs */
     const char *family;    /* derived tag family, from the model tag (in ns_table.derived), or NULL */
     const char *size_b;    /* derived tag size_b (also params), or NULL */
+    const struct ns_failure *failure; /* what the first failed run of the row logged
+                              of its failed compile (model/load.h; borrowed), or NULL */
 } ns_table_row;
+
+/* A row's status: "failed" when it has failed runs and no counted one (the
+ * configuration does not compile), else "ok". */
+const char *ns_table_status(const ns_table_row *x);
 
 /* ====== The table ====== */
 

@@ -18,6 +18,8 @@
 #include "analyse/findings.h"
 #include "parse/run_read.h"
 #include "render/findings.h"
+#include "model/load.h"
+#include "render/matrix.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -128,6 +130,8 @@ int ns_cmd_advise(int argc, char **argv) {
     ns_findings_init(&fd, &sel);
     made = 1;
     ns__reader rd = {&fd, &rs, want, 0};
+    ns_load load = {0}; /* a log's failed compiles (render/matrix.h) */
+    ro.load = &load;
     for (int i = 0; i < ninputs; i++) {
         struct stat st;
         if (stat(inputs[i], &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -147,6 +151,13 @@ int ns_cmd_advise(int argc, char **argv) {
         if (ns_buf_flush(&b, stdout) || fflush(stdout)) rc = NS_EXIT_USAGE;
         ns_buf_free(&b);
     }
+    if (format != 1 && load.nfail) { /* what failed, even when nothing compiled */
+        ns_buf fb = {0};
+        ns_matrix_log_failures(&fb, &load);
+        if (ns_buf_flush(&fb, stdout) || fflush(stdout)) rc = NS_EXIT_USAGE;
+        ns_buf_free(&fb);
+    }
+    ns_load_free(&load);
 out:
     if (made) ns_findings_free(&fd);
     ns_runset_free(&rs);

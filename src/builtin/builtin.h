@@ -36,5 +36,6 @@ int ns_cmd_advise(int argc, char **argv);
 int ns_cmd_report(int argc, char **argv);
 int ns_cmd_watch(int argc, char **argv);
 int ns_cmd_predict(int argc, char **argv);
+int ns_cmd_timeline(int argc, char **argv);
 
 #endif

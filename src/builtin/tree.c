@@ -10,6 +10,7 @@
 #include "builtin/builtin.h"
 #include "cli/cli.h"
 #include "analyse/merge.h"
+#include "model/load.h"
 #include "render/export.h"
 #include "render/merged.h"
 
@@ -37,6 +38,17 @@ static int ns__tree_sink(ns_report *r, void *vctx) {
     }
     ns_report_free(r);
     return stop;
+}
+
+/* A log with no report but a failed compile: say what failed, so that
+ * "no timing report found" is not all that is said. */
+static void ns__tree_failures(const ns_load *L) {
+    for (int i = 0; i < L->nfail; i++) {
+        const ns_failure *f = &L->fail[i];
+        ns_note_at(f->file, "line %ld: a compile failed: pass %s, sub-model %s: %s", f->line,
+                   f->pass ? f->pass : "(not named)", f->submodel ? f->submodel : "(not named)",
+                   f->message ? f->message : "(no message)");
+    }
 }
 
 /* ====== --merge ====== */
@@ -166,6 +178,9 @@ int ns_cmd_tree(int argc, char **argv) {
         else rc = ns__tree_merge(inputs, ninputs, &eo, want, &ro);
         goto out;
     }
+    ns_load load = {0}; /* failed compiles, environment: json writes them */
+    ro.load = &load;
+    eo.load = &load;
     ns__tree_ctx ctx = {ns_exporter_new(&eo, stdout), want, 0, 0, 0};
     long found = ns_cli_scan(inputs, ninputs, &ro, ns__tree_sink, &ctx);
     if (ns_exporter_end(ctx.ex) != 0) ctx.werr = 1;
@@ -176,12 +191,14 @@ int ns_cmd_tree(int argc, char **argv) {
         rc = NS_EXIT_USAGE;
     } else if (found == 0) {
         ns_cli_none_found(inputs, ninputs);
+        ns__tree_failures(&load);
         rc = NS_EXIT_NOTHING;
     } else if (want && ctx.shown == 0) {
         ns_error("--report %ld: the input has only %ld report%s", want, found,
                  found == 1 ? "" : "s");
         rc = NS_EXIT_NOTHING;
     }
+    ns_load_free(&load);
 out:
     free(inputs);
     return rc;

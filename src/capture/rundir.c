@@ -140,6 +140,7 @@ int ns_run_write_json(const char *dir, const ns_run *r, ns_report *const *report
         for (int i = 0; i < nreports; i++) compiled += ns_report_starts_compile(reports[i]);
         ns_buf_printf(&b, "\"cache\":\"%s\",\n", compiled ? "miss" : "hit");
     }
+    if (r->started_clock[0]) ns_buf_printf(&b, "\"started_clock\":\"%s\",", r->started_clock);
     ns_buf_puts(&b, "\"wall_s\":");
     ns__num(&b, r->wall_s, 6);
     ns_buf_puts(&b, ",\"user_s\":");
@@ -186,8 +187,23 @@ int ns_run_write_json(const char *dir, const ns_run *r, ns_report *const *report
     ns_json_str(&b, host);
     ns_buf_puts(&b, ",\"os\":");
     ns_json_str(&b, os);
-    ns_buf_printf(&b, ",\"cpus\":%ld},\"npuscope_version\":\"%s\",\n\"reports\":[",
+    ns_buf_printf(&b, ",\"cpus\":%ld},\"npuscope_version\":\"%s\",\n",
                   ns_plat_cpus(), NS_VERSION);
+    /* what the output said of a failed compile and of the NPU stack
+     * (model/load.h); the host's OS is part of the environment too */
+    if (r->failure) {
+        ns_buf_puts(&b, "\"failure\":");
+        ns_failure_json(&b, r->failure);
+        ns_buf_puts(&b, ",\n");
+    }
+    ns_kvlist environment = {0};
+    if (strcmp(os, "?") != 0) ns_kv_set(&environment, "host_os", os);
+    for (int i = 0; i < r->environment.n; i++)
+        ns_kv_set(&environment, r->environment.items[i].key, r->environment.items[i].value);
+    ns_buf_puts(&b, "\"environment\":");
+    ns__kv_obj(&b, &environment);
+    ns_kv_free(&environment);
+    ns_buf_puts(&b, ",\n\"reports\":[");
     ns_view v;
     ns_view_init(&v);
     for (int i = 0; i < nreports; i++) {

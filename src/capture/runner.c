@@ -26,6 +26,7 @@
 
 #include "platform/proc.h"
 #include "platform/plat.h"
+#include "model/load.h"
 #include "npu/hook.h"
 #include "npu/npu.h"
 #include "npu/files.h"
@@ -205,6 +206,9 @@ typedef struct {
     ns_scan_stream *scan[2];     /* the scans in progress, or NULL once ended */
     ns__found found[2];          /* the reports each found */
     ns_live *live;               /* the status line, or NULL */
+    ns_load load;                /* failures and environment of both streams: one,
+                                  * as the exception on stderr names the failure
+                                  * logged on stdout */
 } ns__readers;
 
 /* capture's on_output: a piece of stdout (0) or stderr (1) to each reader */
@@ -231,6 +235,7 @@ static void ns__scans_begin(ns__readers *rd, const ns_runner *rn, const ns_run_s
      * run folders are not read again, so facts not taken now are lost */
     int detect = !facts && !npuw && !rn->no_npu;
     rd->hooked = facts || npuw || detect;
+    memset(&rd->load, 0, sizeof rd->load);
     static const char *const names[2] = {"stdout.log", "stderr.log"};
     for (int i = 0; i < 2; i++) {
         ns_scanner_init(&rd->sc[i]);
@@ -242,15 +247,28 @@ static void ns__scans_begin(ns__readers *rd, const ns_runner *rn, const ns_run_s
             if (detect) ns_npu_hook_init_detect(&rd->npu[i], npuw, &rd->sc[i].diag);
             else ns_npu_hook_init(&rd->npu[i], npuw, &rd->sc[i].diag);
             rd->sc[i].hook = &rd->npu[i].ops;
+            rd->npu[i].load = &rd->load;
         }
         rd->found[i] = (ns__found){0};
         rd->scan[i] = ns_scan_stream_new(&rd->sc[i], names[i], ns__collect, &rd->found[i]);
     }
 }
 
+/* What the output said of a failed compile and the NPU stack, into the
+ * run: its first failure, and the environment with the host's OS. */
+static void ns__take_load(ns__readers *rd, ns_run *out) {
+    if (rd->load.nfail) {
+        out->failure = ns_xcalloc(1, sizeof *out->failure);
+        ns_failure_copy(out->failure, &rd->load.fail[0]);
+    }
+    for (int i = 0; i < rd->load.env.n; i++)
+        ns_kv_set(&out->environment, rd->load.env.items[i].key, rd->load.env.items[i].value);
+    ns_load_free(&rd->load);
+}
+
 /* The output has ended: the last lines, then stdout's reports and
  * stderr's after them, into *all. */
-static void ns__scans_end(ns__readers *rd, ns__found *all) {
+static void ns__scans_end(ns__readers *rd, ns__found *all, ns_run *out) {
     for (int i = 0; i < 2; i++) {
         ns_scan_stream_end(rd->scan[i]);
         rd->scan[i] = NULL;
@@ -258,6 +276,7 @@ static void ns__scans_end(ns__readers *rd, ns__found *all) {
         ns_scanner_free(&rd->sc[i]);
     }
     int base = rd->found[0].n;
+    if (rd->hooked) ns__take_load(rd, out);
     for (int k = 0; k < rd->found[1].n; k++) ns_scan_number_late(rd->found[1].r[k], base);
     all->n = rd->found[0].n + rd->found[1].n;
     all->r = ns_xmalloc(sizeof *all->r * (size_t)(all->n ? all->n : 1));
@@ -337,10 +356,11 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     int ran = ns_capture_run(&co, &cr);
     ns_metrics_stream_end(&rd.streams[0], &rn->metrics); /* stdout's matches, then stderr's */
     ns_metrics_stream_end(&rd.streams[1], &rn->metrics);
-    ns__scans_end(&rd, &found);
+    ns__scans_end(&rd, &found, r);
     if (rd.live) ns_live_clear(rd.live);
     if (ran != 0) goto out;
     memcpy(r->started_at, cr.started_at, sizeof r->started_at);
+    memcpy(r->started_clock, cr.started_clock, sizeof r->started_clock);
     r->wall_s = cr.wall_s;
     r->user_s = cr.user_s;
     r->sys_s = cr.sys_s;

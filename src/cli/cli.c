@@ -45,7 +45,8 @@ int ns_cli_opt_npuw(const ns_option *opt, const char *arg, const char **why) {
  * counted ones (ns_run_counted: not warmups, cache primers or failed runs),
  * as every analysis reads them; a run folder named itself is read whatever
  * it is. */
-static int ns__scan_runs(ns_scanner *sc, const char *dir, ns_sink sink, void *ctx) {
+static int ns__scan_runs(ns_scanner *sc, const char *dir, ns_load *load, ns_sink sink,
+                         void *ctx) {
     ns_run *runs = NULL;
     int nruns = 0;
     if (ns_runs_read(dir, &runs, &nruns) < 0) return -1;
@@ -60,6 +61,12 @@ static int ns__scan_runs(ns_scanner *sc, const char *dir, ns_sink sink, void *ct
             left_out++;
             ns_run_free(r);
             continue;
+        }
+        if (load) { /* what the run's output said of failures and environment */
+            if (r->failure) ns_failure_copy(ns_load_add_failure(load, NULL, 0), r->failure);
+            load->open = load->nfail;
+            for (int e = 0; e < r->environment.n; e++)
+                ns_load_env_set(load, r->environment.items[e].key, r->environment.items[e].value);
         }
         for (int k = 0; k < r->nreports && !sc->stopped; k++) {
             ns_report *rep = r->reports[k];
@@ -128,6 +135,7 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
     ns_npu_hook npu;
     int asked = o->npu || o->npuw, detect = !asked && !o->no_npu;
     if (asked || detect) ns_npu_hook_init(&npu, o->npuw, &sc.diag);
+    if (asked || detect) npu.load = o->load;
     /* a big regular file: read by several threads (parse/split.h);
      * NPUSCOPE_SPLIT_CHUNK (bytes) splits any file, for the tests */
     sc.threads = o->threads ? o->threads : 1; /* one unless asked: see the option */
@@ -151,7 +159,7 @@ long ns_cli_scan(char **inputs, int ninputs, const ns_read_opts *o, ns_sink sink
     for (int i = 0; i < ninputs && !sc.stopped; i++) {
         struct stat st;
         if (strcmp(inputs[i], "-") != 0 && stat(inputs[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-            if (ns__scan_runs(&sc, inputs[i], sink, ctx) < 0) failed = 1;
+            if (ns__scan_runs(&sc, inputs[i], o->load, sink, ctx) < 0) failed = 1;
             continue;
         }
         /* a person at a terminal who gave no input waits for nothing: say

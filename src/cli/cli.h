@@ -27,6 +27,8 @@ typedef struct {
                               * busy machine pays without the gain */
     int flat;                /* --flat: an MLIR tree whose indentation is gone
                               * (collapsed blanks) read flat, not refused */
+    struct ns_load_s *load;  /* where the inputs' failed compiles and
+                              * environment go (model/load.h), or NULL */
 } ns_read_opts;
 
 /* The read options as option-table entries (cli/options.h), for a

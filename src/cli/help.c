@@ -26,6 +26,8 @@ static const char ns__general[] =
     "  report   one self-contained HTML page: findings, trees, tables, figures\n"
     "  watch    follow a log still being written: the pass running now, then the tree\n"
     "  predict  what an unmeasured configuration will cost, with an interval\n"
+    "  timeline the whole load in time: before, each compile, gaps, after, from\n"
+    "           the NPU stack's timestamps (text, json, chrome)\n"
     "\n"
     "INPUT is a log file (any text holding MLIR --mlir-timing reports, LLVM\n"
     "-time-passes / -ftime-report tables, MLIR JSON timing output), a Chrome\n"
@@ -610,6 +612,29 @@ static const char ns__predict[] =
     "  --stages [MAP]     the stage map (auto, vpux, mlir or a file)\n"
     "  --format F         text (default) or json (docs/formats.md)\n"
     "  -q, --quiet        no warnings\n";
+static const char ns__timeline[] =
+    "usage: npuscope timeline [--format text|json|chrome] FILE|RUN...\n"
+    "\n"
+    "The whole load in time, from the times on the NPU stack's log lines\n"
+    "([LEVEL] HH:MM:SS.mmm [name]): before the first compile, each compile from\n"
+    "its first line to its last (with its report's total beside its span), the\n"
+    "gaps between compiles, a failed compile, after the last; compiles that ran\n"
+    "at once overlap (overlap_s), and unaccounted_s is the span minus the\n"
+    "summed report totals.  A run folder (or a folder of runs) uses its logs and\n"
+    "its process's start and end.  Midnight is passed (a day added); a clock\n"
+    "going back is held at the time before and said; lines without a time have\n"
+    "none; a log with no time at all has no timeline (said).\n"
+    "\n"
+    "options:\n"
+    "  --format F         text (default), json (npuscope-timeline, docs/formats.md)\n"
+    "                     or chrome (trace events for Perfetto or speedscope: one\n"
+    "                     process per input, parallel compiles on their own threads)\n"
+    "  --label-regex RE   as for tree\n"
+    NS__NPU_OPTIONS
+    "  -q, --quiet        no warnings\n"
+    "\n"
+    "exit codes: 0 a timeline shown, 1 no input has a time, 2 usage error or\n"
+    "unreadable input.\n";
 
 void ns_help(const char *cmd) {
     const char *text = ns__general;
@@ -625,6 +650,7 @@ void ns_help(const char *cmd) {
     else if (cmd && strcmp(cmd, "report") == 0) text = ns__report;
     else if (cmd && strcmp(cmd, "watch") == 0) text = ns__watch;
     else if (cmd && strcmp(cmd, "predict") == 0) text = ns__predict;
+    else if (cmd && strcmp(cmd, "timeline") == 0) text = ns__timeline;
     fputs(text, stdout);
     if (text != ns__general) return;
 #define NS__EXIT_LINE(name, status, what) printf("  %-4d %s\n", status, what);

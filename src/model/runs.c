@@ -1,6 +1,7 @@
 /* runs.c -- key/value lists and the run record (see runs.h). */
 #include "model/runs.h"
 
+#include "model/load.h"
 #include "model/report.h"
 
 #include <stdlib.h>
@@ -48,6 +49,29 @@ int ns_kv_parse(ns_kvlist *l, const char *kv) {
     return 0;
 }
 
+/* ====== A failure (model/load.h) ====== */
+
+static char *ns__dup(const char *s) { return s ? ns_strdup(s) : NULL; }
+
+void ns_failure_free(ns_failure *f) {
+    if (!f) return;
+    free(f->pass);
+    free(f->location);
+    free(f->submodel);
+    free(f->message);
+    free(f->file);
+    memset(f, 0, sizeof *f);
+}
+
+void ns_failure_copy(ns_failure *dst, const ns_failure *f) {
+    dst->pass = ns__dup(f->pass);
+    dst->location = ns__dup(f->location);
+    dst->submodel = ns__dup(f->submodel);
+    dst->message = ns__dup(f->message);
+    dst->file = ns__dup(f->file);
+    dst->line = f->line;
+}
+
 /* ====== Runs ====== */
 
 int ns_run_ok(const ns_run *r) {
@@ -67,6 +91,9 @@ void ns_run_free(ns_run *r) {
     free(r->metrics);
     ns_run_free_reports(r);
     free(r->host);
+    ns_failure_free(r->failure);
+    free(r->failure);
+    ns_kv_free(&r->environment);
     memset(r, 0, sizeof *r);
 }
 

@@ -11,14 +11,17 @@
  *    "id", "command": [argv...], "env": {K: V set by npuscope},
  *    "tags": {K: V}, "mode": "cold"|"warm"|"none", "repeat": N (1-based),
  *    "warmup": bool, "primer": bool (the warm run that fills the cache),
- *    "started_at": "2026-11-29T16:41:07Z", "wall_s", "user_s", "sys_s",
+ *    "started_at": "2026-11-29T16:41:07Z", "started_clock": "17:41:07.125"
+ *    (local time of day, the clock of the NPU stack's log lines), "wall_s", "user_s", "sys_s",
  *    "peak_rss_mb", "exit_code" (null if killed), "signal" (null or number),
  *    "signal_name", "timed_out": bool, "interrupted": bool, "ok": bool,
  *    "disturbed": bool (only when true), "detached": N (only when > 0),
  *    "error": null or "why the command did not run",
  *    "metrics": {NAME: number}, "metric_counts": {NAME: matches},
  *    "stdout_bytes", "stderr_bytes", "host": {"name", "os", "cpus"},
- *    "npuscope_version", "reports": [tree JSON reports]}
+ *    "npuscope_version", "reports": [tree JSON reports],
+ *    "failure": {...} (only when the output shows a failed compile),
+ *    "environment": {K: V} (model/load.h)}
  * A run is "ok" when it started, exited 0, and was neither killed, timed out
  * nor interrupted.  env.NPUSCOPE_RUN_DIR is the folder the run was written
  * in (its temporary name); the published folder is DIR/<id>.
@@ -57,6 +60,7 @@ typedef struct {
     int warmup;            /* a --warmup run: kept, not counted */
     int primer;            /* warm mode: the run that fills the cache */
     char started_at[32];   /* ISO 8601 UTC */
+    char started_clock[24]; /* local time of day at the start, "HH:MM:SS.mmm", or "" */
     double wall_s;         /* monotonic wall time of the child */
     double user_s;         /* user CPU of the child tree */
     double sys_s;          /* system CPU of the child tree */
@@ -82,6 +86,10 @@ typedef struct {
     char *host;                      /* "name, os, N cpus" as run.json's "host" says,
                                         or NULL (read with the run: the page's
                                         method section tallies hosts) */
+    struct ns_failure *failure;      /* the compile's first failure as its log
+                                        said it (model/load.h), or NULL */
+    ns_kvlist environment;           /* what the NPU stack logged about itself
+                                        (model/load.h; not env, what npuscope set) */
 } ns_run;
 
 int ns_run_ok(const ns_run *r);

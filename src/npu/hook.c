@@ -19,6 +19,7 @@
  */
 #include "npu/hook.h"
 
+#include "npu/failure.h"
 #include "npu/files.h"
 #include "npu/memory.h"
 #include "npu/npu.h"
@@ -167,6 +168,8 @@ static void ns__line(void *ctx, const char *s, size_t n) {
     uint64_t have = ~(uint64_t)0;
     if (!h->strat && !h->every_line && !(have = ns_needles_which(&h->needles, s, n))) return;
     if ((h->strat || (have & h->need_strat)) && ns__strategy(h, s, n)) return;
+    /* a failed compile, the environment: the input's, not a report's */
+    if (h->load && (have & h->need_load)) ns_npu_load_line(h->load, h->at_file, h->at_line, s, n);
     /* per-pass memory: npu/memory.h */
     if ((have & h->need_mem) && ns_npu_mem_line(&h->mem, s, n)) return;
     if (((have & h->need_ws) && ns__ws(h, s, n)) || ((have & h->need_npuw) && ns__trace(h, s, n)))
@@ -182,6 +185,13 @@ static void ns__line(void *ctx, const char *s, size_t n) {
         free(h->subgraph);
         h->subgraph = ns_strndup(name, k);
     }
+}
+
+/* Where the next line is (scan.h, at). */
+static void ns__at(void *ctx, const char *file, long line) {
+    ns_npu_hook *h = ctx;
+    h->at_file = file;
+    h->at_line = line;
 }
 
 /* A report begins: the facts logged before it are its own, and the report
@@ -320,11 +330,16 @@ void ns_npu_hook_init(ns_npu_hook *h, const char *npuw, const ns_diag *d) {
     h->need_ws = ns_needles_bit(nd, "Total number of Inits: ") |
                  ns_needles_bit(nd, "Compile Init[") | ns_needles_bit(nd, "Compile Main");
     h->need_npuw = ns_needles_bit(nd, "[ NPUW:");
+    static const char *const load_texts[] = {
+        "Failed Pass ", "Got Diagnostic at ", ": error: ", "Failed to compile ",
+        " L0 API m", "Max supported version of opset in CiD: ", "NPU_PLATFORM=\""};
+    for (size_t i = 0; i < sizeof load_texts / sizeof load_texts[0]; i++)
+        h->need_load |= ns_needles_bit(nd, load_texts[i]);
     h->need_fact = ~(h->need_strat | ns_needles_bit(nd, "Peak memory usage after '") |
-                     h->need_ws | h->need_npuw);
+                     h->need_ws | h->need_npuw | h->need_load);
     if (d) h->diag = *d;
     h->ops = (ns_scan_hook){h, ns__line, ns__begin, ns__label_new, ns__finish, ns__end,
-                            ns__needles};
+                            ns__needles, ns__at};
 }
 
 void ns_npu_hook_init_detect(ns_npu_hook *h, const char *npuw, const ns_diag *d) {

@@ -19,6 +19,9 @@
  *     the model, "START compiled_model/compile_subgraph[i]" labels the next
  *     report "MODEL/subgraph[i]", and its "END ... (X.XXXs)" gives that
  *     report the fact npuw_compile_s;
+ *   - a failed compile's lines and the environment the NPU stack logs
+ *     (npu/failure.h) go into h->load when the caller sets it: they belong
+ *     to the input, not to a report;
  *   - with an NPUW layout (--npuw), labels: a developer build's "Compiling
  *     Subgraph[i]: NAME" line names the next report, else its place in the
  *     layout does ("prefill/2"), and a warning says when the reports
@@ -31,6 +34,7 @@
 #define NPUSCOPE_NPU_HOOK_H
 
 #include "base/needles.h"
+#include "model/load.h"
 #include "npu/memory.h"
 #include "parse/scan.h"
 
@@ -68,6 +72,11 @@ typedef struct {
     uint64_t need_fact;        /* ... a line goes only to the matchers it can feed */
     int every_line;            /* tests: every line through the matchers, no filter
                                 * and no skip */
+    ns_load *load;             /* where failures and environment facts go
+                                * (npu/failure.h), or NULL: not read */
+    const char *at_file;       /* the input of the line being read (borrowed) */
+    long at_line;              /* its number */
+    uint64_t need_load;        /* the needles of failure and environment lines */
 } ns_npu_hook;
 
 /* Facts for every report; labels by `npuw` too when it is not NULL (a

@@ -8,6 +8,7 @@
  */
 #include "npu/npu.h"
 
+#include "npu/failure.h"
 #include "npu/logline.h"
 
 #include <stdio.h>
@@ -66,6 +67,7 @@ void ns_npu_needles(ns_needles *nd) {
     for (size_t i = 0; i < sizeof ns__facts / sizeof ns__facts[0]; i++)
         ns_needles_add(nd, ns__facts[i].text);
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) ns_needles_add(nd, others[i]);
+    ns_npu_load_needles(nd); /* failures and environment (failure.h) */
 }
 
 /* Digits (and a '.') at p, up to end: their count, the value in *v. */
@@ -136,10 +138,40 @@ int ns_npu_fact_in(const char *s, size_t n, uint64_t have, const char **name, do
  * (2024 "VCL", 2026 "NPU_VCL"). */
 static const char *const ns__npu_loggers[] = {
     "[vpux-compiler]", "[compiler-threading]", "[DriverCompilerAdapter]",
-    "[PluginCompilerAdapter]", "[VCL]", "[NPU_VCL]", NULL}; /* in their brackets */
+    "[PluginCompilerAdapter]", "[VCL]", "[NPU_VCL]", "[NPUZeroInitStructsHolder]",
+    NULL}; /* in their brackets */
+
+/* OpenVINO's exception when no device compiled a (sub-)model for the NPU:
+ * the only line that names an NPUW sub-model in a release build (see
+ * failure.h); it comes on stderr, often with no logger line before it. */
+static const char ns__npu_exception[] = " for all devices in [NPU";
+
+/* The exception's line: "Failed to compile NAME for all devices in [NPU]"
+ * at the line's start, or after an exception's name ("RuntimeError: ",
+ * "Exception: "), ending in "[NPU]" -- not a line that quotes it. */
+static int ns__npu_exception_line(const char *s, size_t n) {
+    static const char fc[] = "Failed to compile ";
+    const char *p = s, *end = s + n;
+    while (p < end && (*p == ' ' || *p == '\t')) p++;
+    if ((size_t)(end - p) >= sizeof fc - 1 && memcmp(p, fc, sizeof fc - 1) != 0) {
+        const char *q = p; /* a word ending in "Error" or "Exception", then ": " */
+        while (q < end && ((*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z') || *q == '.' ||
+                           *q == '_' || (*q >= '0' && *q <= '9')))
+            q++;
+        int named = (q - p >= 5 && !memcmp(q - 5, "Error", 5)) ||
+                    (q - p >= 9 && !memcmp(q - 9, "Exception", 9));
+        if (!named || end - q < 2 || q[0] != ':' || q[1] != ' ') return 0;
+        p = q + 2;
+    }
+    if ((size_t)(end - p) < sizeof fc - 1 || memcmp(p, fc, sizeof fc - 1) != 0) return 0;
+    while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '.')) end--;
+    size_t k = sizeof ns__npu_exception - 1;
+    return (size_t)(end - p) > k + 1 && !memcmp(end - k - 1, ns__npu_exception, k) && end[-1] == ']';
+}
 
 int ns_npu_log_line(const char *s, size_t n) {
     if (n >= 8 && ns__find(s, n < 24 ? n : 24, "[ NPUW:")) return 1;
+    if (ns__npu_exception_line(s, n)) return 1;
     ns_logline l;
     if (!ns_logline_parse(s, n, &l)) return 0;
     for (int i = 0; ns__npu_loggers[i]; i++)
@@ -155,6 +187,7 @@ void ns_npu_log_needles(ns_needles *nd) {
     ns_needles_init(nd);
     ns_needles_add(nd, "[ NPUW:");
     for (int i = 0; ns__npu_loggers[i]; i++) ns_needles_add(nd, ns__npu_loggers[i]);
+    ns_needles_add(nd, ns__npu_exception);
 }
 
 int ns_npu_log_sniff(const char *buf, size_t len) {
@@ -163,7 +196,7 @@ int ns_npu_log_sniff(const char *buf, size_t len) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = (size_t)((nl ? nl : end) - p);
         if (n && p[n - 1] == '\r') n--;
-        if (n && (*p == '[' || *p == '\033') && ns_npu_log_line(p, n)) return 1;
+        if (n && ns_npu_log_line(p, n)) return 1;
         if (!nl) break;
         p = nl + 1;
     }

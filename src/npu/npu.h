@@ -49,8 +49,9 @@ void ns_npu_needles(ns_needles *nd);
 
 /* Is the (cleaned) line one that only the NPU stack logs -- a vpux logger
  * line of the compiler ("[vpux-compiler]", "[compiler-threading]"), of the
- * plugin's compiler adapters or of the driver's compiler library (VCL), or
- * an NPUW line ("[ NPUW:")?  Such a line tells an NPU log from any other:
+ * plugin's compiler adapters, its Level Zero setup or of the driver's
+ * compiler library (VCL), an NPUW line ("[ NPUW:"), or OpenVINO's "Failed
+ * to compile NAME for all devices in [NPU]"?  Such a line tells an NPU log from any other:
  * MLIR, LLVM and clang print none of them. */
 int ns_npu_log_line(const char *s, size_t n);
 /* The texts a line must hold for ns_npu_log_line to take it, as a needle

@@ -17,6 +17,7 @@
 #include "parse/run_read.h"
 #include "parse/group.h"
 
+#include "model/load.h"
 #include "model/report.h"
 #include "parse/tree_read.h"
 
@@ -274,6 +275,28 @@ static int ns__get_host(const ns__src *src, const json_t *o, ns_run *r) {
     return 1;
 }
 
+/* "failure": {"pass", "location", "submodel", "message" (strings or
+ * null), "line" (a whole number or null), "file"} (model/load.h), or
+ * absent / null: no failure was seen. */
+static int ns__get_failure(const ns__src *src, const json_t *o, ns_run *r) {
+    const json_t *f = json_object_get(o, "failure");
+    if (!f || json_is_null(f)) return 0;
+    if (!json_is_object(f)) return ns__bad(src, "failure", NULL, "an object or null", f);
+    ns_failure *x = ns_xcalloc(1, sizeof *x);
+    r->failure = x;
+    static const char *const keys[] = {"pass", "location", "submodel", "message", "file"};
+    char **outs[] = {&x->pass, &x->location, &x->submodel, &x->message, &x->file};
+    for (int i = 0; i < 5; i++)
+        if (ns__get_str(src, f, keys[i], 1, outs[i]) < 0) return -1;
+    const json_t *line = json_object_get(f, "line");
+    if (line && !json_is_null(line)) {
+        if (!json_is_integer(line) || json_integer_value(line) < 0)
+            return ns__bad(src, "failure", "line", "a whole number or null", line);
+        x->line = (long)json_integer_value(line);
+    }
+    return 1;
+}
+
 /* ====== One run.json ====== */
 
 #define NS__RUN_VERSION 1 /* the run.json version this reader knows */
@@ -319,6 +342,11 @@ static int ns__load(ns__src *src, const json_t *o, ns_run *r) {
     if (at) snprintf(r->started_at, sizeof r->started_at, "%s", at);
     free(at);
     if (rc < 0) return -1;
+    at = NULL;
+    rc = ns__get_str(src, o, "started_clock", 1, &at);
+    if (at && strlen(at) < sizeof r->started_clock) memcpy(r->started_clock, at, strlen(at) + 1);
+    free(at);
+    if (rc < 0) return -1;
     if ((rc = ns__get_double(src, o, "wall_s", 1, &r->wall_s)) <= 0) {
         return rc < 0 ? -1 : ns_fail(src->why, 0, "no \"wall_s\"");
     }
@@ -341,6 +369,9 @@ static int ns__load(ns__src *src, const json_t *o, ns_run *r) {
     if ((rc = ns__get_int(src, o, "stderr_bytes", 0, INT64_MAX, 0, 0, &x)) < 0) return -1;
     if (rc) r->stderr_bytes = (unsigned long long)x;
     if (ns__get_host(src, o, r) < 0) return -1;
+    /* what the output said of a failed compile and the NPU stack */
+    if (ns__get_kv(src, o, "environment", 1, &r->environment) < 0) return -1;
+    if (ns__get_failure(src, o, r) < 0) return -1;
     /* the reports found in the run's output */
     const json_t *reps = json_object_get(o, "reports");
     if (reps && !json_is_null(reps) && !json_is_array(reps))

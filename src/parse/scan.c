@@ -336,7 +336,10 @@ static void ns__idle(ns__scan *st, const char *s, size_t n, long line) {
         n -= (size_t)(cr + 1 - s);
         s = cr + 1;
     }
-    if (st->hook && st->hook->line) st->hook->line(st->hook->ctx, s, n);
+    if (st->hook && st->hook->line) {
+        if (st->hook->at) st->hook->at(st->hook->ctx, st->name, line);
+        st->hook->line(st->hook->ctx, s, n);
+    }
     long off = ns_banner_at(s, n);
     if (off >= 0) {
         ns__prefix_set(&st->pfx, s, (size_t)off);

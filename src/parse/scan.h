@@ -44,6 +44,8 @@ typedef int (*ns_sink)(ns_report *r, void *ctx);
  *              to the sink now -- r itself, or one it held back before
  *              while it keeps r (lines after a report can still belong to
  *              it) -- or NULL;
+ *   at         called just before line: the input's name and the line's
+ *              number, for a hook that says where a line was;
  *   end        the input ends: the report still held back, or NULL; the
  *              hook forgets what it knew of this input.
  *   needles    the texts the line callback looks for now: while it
@@ -67,6 +69,8 @@ typedef struct {
     ns_report *(*finish)(void *ctx, ns_report *r);             /* a report is complete */
     ns_report *(*end)(void *ctx);                              /* the input ends */
     const ns_needles *(*needles)(void *ctx);                   /* what line needs now, or NULL */
+    void (*at)(void *ctx, const char *file, long line);        /* where the line that line gets
+                                                                * next is (input, 1-based), or NULL */
 } ns_scan_hook;
 
 struct ns_scan_part;

@@ -46,6 +46,8 @@ typedef struct {
     int exec_errno;        /* the command could not be started: errno */
     int io_errno;          /* writing a log failed: errno (output lost!) */
     char started_at[32];   /* ISO 8601 UTC, second precision */
+    char started_clock[24]; /* local time of day at the start, "HH:MM:SS.mmm"
+                             * (the clock the NPU stack's log lines use) */
     unsigned long long out_bytes; /* bytes read from the child's stdout */
     unsigned long long err_bytes; /* bytes read from the child's stderr */
     double paused_s;       /* npuscope and the command stopped together (SIGTSTP,

@@ -375,7 +375,13 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
     ns__subreaper_on();
     int foreign0 = ns__foreign_conts();
     int paused0 = ns__paused_ms;
+    struct timespec rt; /* the log lines' clock (local time of day, ms), read */
+    clock_gettime(CLOCK_REALTIME, &rt); /* with t0: the same start on both clocks */
     double t0 = ns__now();
+    struct tm lt;
+    localtime_r(&rt.tv_sec, &lt);
+    snprintf(res->started_clock, sizeof res->started_clock, "%02d:%02d:%02d.%03d",
+             lt.tm_hour % 24, lt.tm_min % 60, lt.tm_sec % 61, (int)(rt.tv_nsec / 1000000) % 1000);
     pid_t pid = fork();
     if (pid < 0) {
         ns_error("fork: %s", strerror(errno));

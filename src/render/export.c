@@ -539,7 +539,10 @@ int ns_exporter_add(ns_exporter *e, const ns_report *r) {
 int ns_exporter_end(ns_exporter *e) {
     ns_buf *b = &e->b;
     switch (e->o.format) {
-    case NS_FMT_JSON: ns_tree_json_end(b); break;
+    case NS_FMT_JSON:
+        if (e->o.load) ns_tree_json_end_load(b, e->o.load);
+        else ns_tree_json_end(b);
+        break;
     case NS_FMT_CHROME:
         ns_buf_puts(b, "\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":"
                        "\"npuscope " NS_VERSION "\",\"timeline\":\"synthetic: "

@@ -37,6 +37,8 @@ typedef struct {
     int width;        /* text: fit to this many columns (render/text.h), 0: no limit */
     ns_diag diag;     /* where "this report has no such layout" goes (a trace
                        * has no original one); fn NULL: nowhere */
+    const struct ns_load_s *load; /* json: the inputs' failures and environment,
+                                   * written at the end (model/load.h), or NULL */
 } ns_export_opts;
 
 ns_exporter *ns_exporter_new(const ns_export_opts *o, FILE *out);

@@ -8,6 +8,7 @@
  * Nothing here computes a statistic; it prints the model's numbers.
  */
 #include "render/findings.h"
+#include "render/matrix.h"
 
 #include "base/jsonw.h"
 #include "render/grid.h"
@@ -286,6 +287,8 @@ void ns_findings_json(ns_buf *b, const ns_findings *f) {
     ns_buf_putc(b, '{');
     ns__summary_json(b, f);
     if (f->studied) ns__study_json(b, f);
+    /* configurations that failed to compile (render/matrix.h) */
+    if (ns_matrix_any(&f->table)) ns_matrix_json(b, &f->table, f->studied ? &f->study : NULL);
     ns_buf_puts(b, "\"cases\":[");
     for (int i = 0; i < f->ncases; i++) ns__case_json(b, &f->cases[i], i == 0);
     ns_buf_puts(b, "\n],\"tradeoffs\":");
@@ -301,6 +304,8 @@ static void ns__what_compiles(ns_buf *b, const ns_findings_case *c) {
 
 void ns_findings_text(ns_buf *b, const ns_findings *f, int per_config) {
     if (f->studied) ns__study_text(b, f, per_config);
+    /* configurations that failed to compile (render/matrix.h) */
+    if (ns_matrix_any(&f->table)) ns_matrix_text(b, &f->table, f->studied ? &f->study : NULL);
     int blocks = !f->studied || per_config;
     for (int i = 0; blocks && i < f->ncases; i++) {
         const ns_findings_case *c = &f->cases[i];

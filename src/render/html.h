@@ -87,7 +87,7 @@ typedef struct {
 } ns_html_section;
 
 /* ====== The page ====== */
-typedef struct {
+typedef struct ns_page_s {
     char *title;               /* <title> and heading (owned) */
     char *subtitle;            /* what was read (owned) */
     char **findings;           /* key findings, one sentence each (owned) */

@@ -8,6 +8,7 @@
 #include "render/table.h"
 
 #include "base/jsonw.h"
+#include "model/load.h"
 #include "render/grid.h"
 #include "render/width.h"
 
@@ -121,7 +122,7 @@ static int *ns__tag_cols_new(const ns_table *t, const ns_table_view *v, int *n) 
 typedef struct {
     const char *head; /* header cell */
     int kind;         /* 0 tag, 1 fixed column, 2 metric, 3 regime, 4 stage share,
-                       * 5 cache verdict */
+                       * 5 cache verdict, 6 status */
     int idx;          /* which tag key, fixed column, metric or stage */
     int right;        /* right-aligned (numbers) */
 } ns__tcol;
@@ -145,6 +146,9 @@ static void ns__cell(ns_buf *b, const ns_table *t, const ns_table_row *x, const 
         ns_buf_puts(b, x->cache >= 0 ? ns_cache_verdict_name((ns_cache_verdict)x->cache) : "-");
     } else if (c->kind == 3) {
         ns_buf_puts(b, x->regime >= 0 ? t->stages.keys[x->regime] : "-");
+    } else if (c->kind == 6) {
+        ns_buf_puts(b, ns_table_status(x));
+        if (x->n == 0 && x->failure && x->failure->pass) ns_buf_printf(b, ": %s", x->failure->pass);
     } else {
         double v = x->shares[c->idx];
         if (!isfinite(v)) ns_buf_putc(b, '-');
@@ -183,6 +187,7 @@ static int ns__col_prio(const ns__tcol *c) {
     case 2: return 10 + c->idx;     /* metrics, each on its own */
     case 3: return 1;               /* regime */
     case 5: return 1;               /* cache verdict */
+    case 6: return 1;               /* status */
     case 4: return 10000 + c->idx;  /* stage shares, each on its own */
     default: break;
     }
@@ -196,10 +201,18 @@ static int ns__col_prio(const ns__tcol *c) {
     }
 }
 
+/* Does a row fail (analyse/table.h, ns_table_status)?  Then the grid has a
+ * status column: "failed: PASS" where the log named the pass. */
+static int ns__any_failed(const ns_table *t) {
+    for (int i = 0; i < t->nrows; i++)
+        if (strcmp(ns_table_status(&t->rows[i]), "ok") != 0) return 1;
+    return 0;
+}
+
 static void ns__render_grid(ns_buf *b, const ns_table *t, const ns_table_view *v, int md) {
     int nst = (int)t->stages.count;
     ns__tcol *cols =
-        ns_xcalloc((size_t)(t->nkeys + NS__C_COUNT + t->nmetrics + 2 + nst), sizeof *cols);
+        ns_xcalloc((size_t)(t->nkeys + NS__C_COUNT + t->nmetrics + 3 + nst), sizeof *cols);
     int nc = 0, ntag;
     int *tag = ns__tag_cols_new(t, v, &ntag);
     for (int k = 0; k < ntag; k++) cols[nc++] = (ns__tcol){t->keys[tag[k]], 0, tag[k], 0};
@@ -208,6 +221,7 @@ static void ns__render_grid(ns_buf *b, const ns_table *t, const ns_table_view *v
         if (ns__col_shown(t, c)) cols[nc++] = (ns__tcol){ns__cols[c].head, 1, c, c != NS__C_MODE};
         if (c == NS__C_CACHE && ns__any_verdict(t)) cols[nc++] = (ns__tcol){"cache", 5, 0, 0};
     }
+    if (ns__any_failed(t)) cols[nc++] = (ns__tcol){"status", 6, 0, 0};
     for (int m = 0; m < t->nmetrics; m++) cols[nc++] = (ns__tcol){t->metrics[m], 2, m, 1};
     if (t->staged && ns_table_any_regime(t)) {
         cols[nc++] = (ns__tcol){"regime", 3, 0, 0};
@@ -327,6 +341,7 @@ static void ns__render_csv(ns_buf *b, const ns_table *t, const ns_table_view *v)
         ns_buf_putc(b, ',');
         ns__prefixed(b, "metric:", t->metrics[m], 0);
     }
+    ns_buf_puts(b, ",status,failed_pass");
     if (t->staged) {
         ns_buf_puts(b, ",regime");
         for (size_t s = 0; s < t->stages.count; s++) {
@@ -353,6 +368,8 @@ static void ns__render_csv(ns_buf *b, const ns_table *t, const ns_table_view *v)
             ns_buf_putc(b, ',');
             ns__put_g(b, x->metrics[m], "");
         }
+        ns_buf_printf(b, ",%s,", ns_table_status(x));
+        if (x->failure && x->failure->pass) ns_csv_field(b, x->failure->pass);
         if (t->staged) {
             ns_buf_putc(b, ',');
             if (x->regime >= 0) ns_csv_field(b, t->stages.keys[x->regime]);
@@ -364,6 +381,15 @@ static void ns__render_csv(ns_buf *b, const ns_table *t, const ns_table_view *v)
         ns_buf_putc(b, '\n');
     }
     free(tag);
+}
+
+/* A row's status (analyse/table.h) and the pass its failed compile logged:
+ * ,"status","failed_pass" -- the CSV's columns, so that the two are one
+ * frame (the rest of the failure is advise's compile matrix). */
+static void ns__status_json(ns_buf *b, const ns_table_row *x) {
+    ns_buf_printf(b, ",\"status\":\"%s\",\"failed_pass\":", ns_table_status(x));
+    if (x->failure && x->failure->pass) ns_json_str(b, x->failure->pass);
+    else ns_buf_puts(b, "null");
 }
 
 static void ns__render_json(ns_buf *b, const ns_table *t, const ns_table_view *v) {
@@ -390,6 +416,7 @@ static void ns__render_json(ns_buf *b, const ns_table *t, const ns_table_view *v
         else ns_buf_puts(b, "null");
         ns_buf_puts(b, ",\"mode\":");
         ns_json_str(b, x->cfg.mode);
+        ns__status_json(b, x);
         for (int c = NS__C_N; c < NS__C_COUNT; c++) {
             ns_buf_printf(b, ",\"%s\":", ns__cols[c].key);
             ns__put_g(b, ns__col_value(x, c), "null");

@@ -10,6 +10,7 @@
 #include "render/tree_json.h"
 
 #include "base/jsonw.h"
+#include "model/load.h"
 
 /* ====== The document ====== */
 
@@ -20,6 +21,43 @@ void ns_tree_json_begin(ns_buf *b, int merged) {
 }
 
 void ns_tree_json_end(ns_buf *b) { ns_buf_puts(b, "\n]}\n"); }
+
+static void ns__str_or_null(ns_buf *b, const char *s) {
+    if (s) ns_json_str(b, s);
+    else ns_buf_puts(b, "null");
+}
+
+void ns_failure_json(ns_buf *b, const ns_failure *f) {
+    ns_buf_puts(b, "{\"pass\":");
+    ns__str_or_null(b, f->pass);
+    ns_buf_puts(b, ",\"location\":");
+    ns__str_or_null(b, f->location);
+    ns_buf_puts(b, ",\"submodel\":");
+    ns__str_or_null(b, f->submodel);
+    ns_buf_puts(b, ",\"message\":");
+    ns__str_or_null(b, f->message);
+    if (f->line > 0) ns_buf_printf(b, ",\"line\":%ld", f->line);
+    else ns_buf_puts(b, ",\"line\":null");
+    ns_buf_puts(b, ",\"file\":");
+    ns__str_or_null(b, f->file);
+    ns_buf_putc(b, '}');
+}
+
+void ns_tree_json_end_load(ns_buf *b, const ns_load *L) {
+    ns_buf_puts(b, "\n],\n\"failures\":[");
+    for (int i = 0; L && i < L->nfail; i++) {
+        if (i) ns_buf_putc(b, ',');
+        ns_failure_json(b, &L->fail[i]);
+    }
+    ns_buf_puts(b, "],\n\"environment\":{");
+    for (int i = 0; L && i < L->env.n; i++) {
+        if (i) ns_buf_putc(b, ',');
+        ns_json_str(b, L->env.items[i].key);
+        ns_buf_putc(b, ':');
+        ns_json_str(b, L->env.items[i].value);
+    }
+    ns_buf_puts(b, "}}\n");
+}
 
 /* ====== A report ====== */
 

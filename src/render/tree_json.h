@@ -19,6 +19,15 @@
  * (with "merged":true for merged trees), and its end. */
 void ns_tree_json_begin(ns_buf *b, int merged);
 void ns_tree_json_end(ns_buf *b);
+/* The end of a document that also says what the inputs said besides their
+ * reports (model/load.h): "failures": [...] and "environment": {...} after
+ * "reports" (both always, empty when there was nothing). */
+struct ns_load_s;
+void ns_tree_json_end_load(ns_buf *b, const struct ns_load_s *L);
+/* One failure object: {"pass", "location", "submodel", "message", "line",
+ * "file"}, absent fields null (also run.json's "failure"). */
+struct ns_failure;
+void ns_failure_json(ns_buf *b, const struct ns_failure *f);
 
 /* A report object's first half: "{" and its fields from "index" to
  * "metrics", left open for more fields (each written with its leading

@@ -15,6 +15,8 @@
  */
 #include "builtin/builtin.h"
 #include "builtin/report/report.h"
+#include "cli/timeline.h"
+#include "render/page_load.h"
 
 #include "analyse/page.h"
 #include "render/page.h"
@@ -176,6 +178,9 @@ int ns_cmd_report(int argc, char **argv) {
     ns_render_page(&page, &m);
     if (o.npredict) /* the predictions' figures and table (builtin/report/predict.c) */
         ns__report_predict(&page, o.inputs, o.ninputs, o.predict, o.npredict, &sel);
+    /* the load besides its reports: failed compiles, timelines (render/page_load.h) */
+    ns_page_failures(&page, &m.table, m.study.built ? &m.study.study : NULL);
+    for (int i = 0; i < o.ninputs; i++) ns_timeline_page(&page, o.inputs[i], i + 1);
     if (ns_html_page(&html, &page) < 0) {
         rc = NS_EXIT_USAGE;
         goto out;
