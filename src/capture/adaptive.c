@@ -76,6 +76,7 @@ int ns_adaptive_next(const ns_adaptive *ad, ns_plan *plan, size_t k) {
     rd.fy = &fy;
     rd.sel = &sel;
     struct stat st;
+    ns_runs_forget(); /* the folder read afresh: the runs of the last look are not duplicates */
     if (stat(ad->dir, &st) == 0 && S_ISDIR(st.st_mode)) ns_runs_each(ad->dir, ns__ad_take, &rd);
     const ns_run **runs = ns_xcalloc((size_t)rd.n + 1, sizeof *runs);
     int *use = ns_xcalloc((size_t)rd.n + 1, sizeof *use), nuse = 0;

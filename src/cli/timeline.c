@@ -293,6 +293,7 @@ void ns_timeline_page(ns_page *p, const char *input, int k) {
         ns_buf_free(&own);
         ns_run *runs = NULL;
         int nruns = 0;
+        ns_runs_forget(); /* the page read this run already: a second reading */
         if (one && ns_runs_read(input, &runs, &nruns) >= 0 && nruns == 1 &&
             ns_timeline_of_run(input, &runs[0], &ro, &tl) == 0)
             ns_page_timeline(p, &tl, k);

@@ -46,6 +46,7 @@ int ns__report_predict(ns_page *page, char **inputs, int ninputs, const char *co
     memset(&rd, 0, sizeof rd);
     rd.fy = &fy;
     rd.sel = sel;
+    ns_runs_forget(); /* the page read these runs once already: a second reading, not duplicates */
     for (int i = 0; i < ninputs; i++) {
         struct stat st;
         if (stat(inputs[i], &st) == 0 && S_ISDIR(st.st_mode)) ns_runs_each(inputs[i], ns__pr_take, &rd);
