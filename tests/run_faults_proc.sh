@@ -223,7 +223,7 @@ fp_started() { compgen -G "$1/.tmp-*/started" >/dev/null; }
 fp_sig_watch_stdin() {
     local sig=$1 want=$2 d=$FP/sigw-$1
     mkdir -p "$d"
-    yes 'no report' | "$NPUSCOPE" watch - >"$d/out" 2>"$d/err" &
+    yes 'no report' | $FP_DFL "$NPUSCOPE" watch - >"$d/out" 2>"$d/err" &
     local p=$!
     fp_until 30 fp_read_over $p $((1 << 20)) || return 1
     fp_stop $p "$sig" "$want"
@@ -232,7 +232,7 @@ fp_sig_watch_follow() {
     local sig=$1 want=$2 d=$FP/sigf-$1
     mkdir -p "$d"
     cp "$FPA" "$d/log"
-    "$NPUSCOPE" watch --follow "$d/log" >"$d/out" 2>"$d/err" &
+    $FP_DFL "$NPUSCOPE" watch --follow "$d/log" >"$d/out" 2>"$d/err" &
     local p=$!
     fp_until 30 fp_has_read $p "$d/log" || return 1
     fp_stop $p "$sig" "$want" || return 1
@@ -252,7 +252,7 @@ fp_sig_record() {
     local sig=$1 want=$2 kind=$3 d=$FP/sigr-$1-$3
     local -a axes=()
     [ "$kind" = sweep ] && axes=(-L x=1,2)
-    "$NPUSCOPE" "$kind" -o "$d" "${axes[@]}" -- sh -c 'touch "$NPUSCOPE_RUN_DIR/started"; exec sleep 60' \
+    $FP_DFL "$NPUSCOPE" "$kind" -o "$d" "${axes[@]}" -- sh -c 'touch "$NPUSCOPE_RUN_DIR/started"; exec sleep 60' \
         >"$d.out" 2>"$d.err" &
     local p=$!
     fp_until 30 fp_started "$d" || return 1

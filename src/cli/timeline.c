@@ -93,6 +93,25 @@ typedef struct {
     int said_bad;          /* malformed times reported */
 } ns__reader;
 
+/* The next line of f into *line (grown as needed, NUL-terminated; a NUL
+ * byte inside stays), its length with the newline, or -1 at the end.
+ * getline() without POSIX 2008: the Windows C runtime has none. */
+static long ns__next_line(FILE *f, char **line, size_t *cap) {
+    size_t n = 0;
+    int c;
+    while ((c = getc(f)) != EOF) {
+        if (n + 2 > *cap) {
+            *cap = *cap ? 2 * *cap : 256;
+            *line = ns_xrealloc(*line, *cap);
+        }
+        (*line)[n++] = (char)c;
+        if (c == '\n') break;
+    }
+    if (n == 0) return -1;
+    (*line)[n] = 0;
+    return (long)n;
+}
+
 /* One file's lines into marks, with the reports of that file (reps whose
  * file is `file`) and its failures placed at their lines. */
 static int ns__read_lines(ns__reader *rd, ns__marks *ms, const char *path, const char *file,
@@ -101,11 +120,11 @@ static int ns__read_lines(ns__reader *rd, ns__marks *ms, const char *path, const
     if (!f) return -1;
     char *line = NULL;
     size_t cap = 0;
-    ssize_t got;
+    long got;
     long no = 0;
     int next = 0; /* the next report of this file */
     while (next < rs->n && strcmp(rs->r[next].file, file) != 0) next++;
-    while ((got = getline(&line, &cap, f)) >= 0) {
+    while ((got = ns__next_line(f, &line, &cap)) >= 0) {
         no++;
         size_t n = (size_t)got;
         while (n && (line[n - 1] == '\n' || line[n - 1] == '\r')) n--;

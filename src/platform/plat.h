@@ -104,6 +104,12 @@ void ns_plat_die_by(int sig);
  * open() would have: 0666 less the umask.  Windows: nothing to change. */
 int ns_plat_fd_usual_mode(int fd);
 
+/* Windows has no sockets among files (a file is a file, a folder, a pipe
+ * or a device): the test POSIX gives them is never true there. */
+#if defined(_WIN32) && !defined(S_ISSOCK)
+#define S_ISSOCK(m) 0
+#endif
+
 /* Windows' C runtime calls close-on-exec "no inherit". */
 #if defined(_WIN32) && !defined(O_CLOEXEC)
 #define O_CLOEXEC _O_NOINHERIT
