@@ -39,9 +39,11 @@
  * options asked for and could not get (a diff side without runs, a
  * baseline value no run has) is left in the model for the command to say.
  *
- * The module is broken out into three files (page_int.h lists what each
+ * The module is broken out into five files (page_int.h lists what each
  * owns): page.c the model and the sections above the figures,
- * page_figures.c the figures' data, page_method.c the method facts.
+ * page_figures.c the figures' data, page_study.c the study's figures'
+ * data, page_tags.c row labels and tag values, page_method.c the method
+ * facts.
  *
  * Ownership: the model borrows what was read (logs, runs, the stage
  * selection, the options) and owns everything it computed; free it with

@@ -21,7 +21,7 @@
  *   page_figures.c   the figures: the heaviest passes, the
  *                    scaling plots, the regime map, the fingerprints, the
  *                    ratios, small multiples (the study's: page_study.c); each
- *                    with its caption, drawn by render/svg.c
+ *                    with its caption, drawn by render/svg*.c (svg.h)
  *
  * Calls go one way, page.c -> page_findings.c, page.c -> page_data.c,
  * page.c -> page_change.c, page.c -> page_figures.c -> page_study.c, and

@@ -1,7 +1,7 @@
 /* page_predict.c -- the page's predictions (page_predict.h): the model's
  * check as a scatter, the predicted regime map, the --predict table.
  * The scatter is an ns_svg_plot; the map is drawn here, because a cell of
- * it says more than svg.c's map does (measured or predicted, and the value).
+ * it says more than svg_bars.c's map does (measured or predicted, and the value).
  */
 #include "render/page_predict.h"
 #include "render/svg.h"

@@ -22,9 +22,12 @@
  * printed with fixed decimals, and nothing depends on time or locale
  * (numbers are printed by printf in the C locale the program runs in).
  *
- * This file is drawing only.  Which figures exist and what goes in them is
- * decided by the page model (analyse/page.h) and render/page_figures.c;
- * where they go on the page, by render/html.c.
+ * This file is drawing only, in files by figure family (svg_int.h lists
+ * them: svg.c the axes, legend and text, svg_plot.c the line plots and
+ * small multiples, svg_bars.c the bars, stacks and regime map).  Which
+ * figures exist and what goes in them is decided by the page model
+ * (analyse/page.h) and render/page_figures.c; where they go on the page,
+ * by render/html.c.
  * Deliberately left out: interactivity (zoom, pan), and any layout that
  * needs real text metrics.
  */
