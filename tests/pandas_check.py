@@ -240,6 +240,11 @@ def table_vs_text(df, text, tags, metrics, stages, where):
                 agrees(cell, r[stages[col]], 1, f"{where}: row {i} {col}")
             elif col == "regime":
                 assert cell == (r["regime"] if isinstance(r["regime"], str) else "-"), f"{where}: row {i} regime"
+            elif col in ("cache", "status"):
+                # text cells: the verdict of a warm row ("-" where the CSV is empty), the status
+                want = r[col] if isinstance(r[col], str) else "-"
+                assert cell == want or (col == "status" and cell.startswith(want + ":")), \
+                    f"{where}: row {i} {col}: text {cell!r}, pandas {want!r}"
             else:
                 assert col in tags or col == "mode", f"{where}: a text column {col!r} nobody checks"
 
