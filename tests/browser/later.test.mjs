@@ -12,6 +12,7 @@
 //     simply shown), compared as markup section by section -- every
 //     figure, every table row;
 //   - printing builds everything at once and unfolds the long runs table
+//     and every other fold (each configuration's fixes in What to change)
 //     (beforeprint; and print media matching, which is what an emulated
 //     print sends);
 //   - a #fragment naming a figure inside a part builds it at once;
@@ -73,7 +74,11 @@ const state = (page) => page.evaluate(() => ({
   figures: [...document.querySelectorAll('figure')].map((f) => f.id),
   rows: document.querySelectorAll('#runs-table tbody tr').length,
   complete: document.documentElement.hasAttribute('data-complete'),
-  folds: [...document.querySelectorAll('details.fold')].map((d) => d.open),
+  // every fold, named by what it folds: the long runs table, or the
+  // section it is in ("What to change" folds each configuration's fixes)
+  folds: [...document.querySelectorAll('details.fold')].map((d) =>
+    (d.querySelector('#runs-table') ? 'runs-table' : d.closest('section[id]').id)
+    + (d.open ? ' open' : ' folded')),
 }));
 
 // The sections below the explorer as markup, the noscript wrappers (left
@@ -116,7 +121,7 @@ test('the parts below the explorer are built after the first paint, every figure
   assert.equal(s.left, 0);
   assert.deepEqual(s.figures, src.figures);
   assert.equal(s.rows, src.rows);
-  assert.deepEqual(s.folds, [false], 'the long runs table stays folded on screen');
+  assert.deepEqual(s.folds, ['what-to-change folded', 'runs-table folded'], 'the long runs table and the fixes stay folded on screen');
   // a figure drawn once it is scrolled to (content-visibility: auto)
   await page.locator('figure').last().scrollIntoViewIfNeeded();
   const box = await page.locator('figure').last().locator('svg').boundingBox();
@@ -174,7 +179,7 @@ test('printing builds every part first and unfolds the long table', async () => 
     assert.equal(s.complete, true, how);
     assert.deepEqual(s.figures, inSource(sweep).figures, how);
     assert.equal(s.rows, 144, how);
-    assert.deepEqual(s.folds, [true], how);
+    assert.deepEqual(s.folds, ['what-to-change open', 'runs-table open'], how);
     assert.deepEqual(seen.errors, []);
     await page.close();
   }
