@@ -96,6 +96,37 @@ export function pageData(file) {
   return JSON.parse(m[1]);
 }
 
+// The page's scripts, by design exactly three: two data blocks (type
+// application/json, which the browser never runs: the findings document and
+// the data) and the page script (no attributes).  Each as 'type#id', sorted.
+export const SCRIPTS = ['#', 'application/json#npuscope-data', 'application/json#npuscope-findings'];
+
+// The scripts of a page's source: fails unless they are exactly SCRIPTS,
+// every data block holds no '<' (so no markup from a log can end it early)
+// and parses as JSON.
+export function checkScripts(assert, html) {
+  const opens = html.match(/<script\b[^>]*>/g) || [];
+  assert.equal((html.match(/<\/script>/g) || []).length, opens.length, 'each script ends once');
+  const found = [];
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+    const attrs = m[1].trim();
+    if (attrs === '') { found.push('#'); continue; }
+    const a = attrs.match(/^type="application\/json" id="([a-z-]+)"$/);
+    assert.ok(a, 'a script with unexpected attributes: ' + attrs);
+    found.push('application/json#' + a[1]);
+    assert.doesNotMatch(m[2], /</, `no "<" inside the data block ${a[1]}`);
+    assert.doesNotThrow(() => JSON.parse(m[2]), `the data block ${a[1]} is JSON`);
+  }
+  assert.deepEqual(found.sort(), SCRIPTS, 'the data blocks and the page script, nothing more');
+}
+
+// The same of a live page: its script elements as 'type#id', sorted (to
+// compare with SCRIPTS; an element added by a name from a log shows here).
+export function domScripts(page) {
+  return page.evaluate(() => [...document.querySelectorAll('script')]
+    .map((s) => (s.getAttribute('type') || '') + '#' + s.id).sort());
+}
+
 // A full-page screenshot; figures out of view are drawn for it (the page
 // leaves them to the browser until they come near: content-visibility in
 // web/report.css), as they are for printing.
