@@ -116,7 +116,9 @@ cs_mlir() {
     jqt --argjson w "$want" '.cases[0].heaviest_pass.median_s - $w | fabs < 1e-9' "$CS/adv.json" || return 1
     # the page's stage finding quotes top's share
     local s
-    s=$(jq -r '.summary.dominant_stage as $d | .summary.stages[$d] * 1000 | round / 10' "$CS/adv.json")
+    # (printed with one decimal, as the page does: 51.0, not jq's 51)
+    s=$(jq -r '.summary.dominant_stage as $d | .summary.stages[$d] * 1000 | round / 10 |
+               if . == floor then "\(.).0" else "\(.)" end' "$CS/adv.json")
     grep -q "takes the most time: [0-9.]* s of self time, $s% of the total" "$CS/p.html" ||
         { echo "the page does not quote $s%"; grep -o 'takes the most time[^.]*' "$CS/p.html"; return 1; }
 }
