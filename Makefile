@@ -57,12 +57,14 @@ COMPILE = $(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) $(CFLAGS_EXTRA) -pthread -Isrc
 
 .PHONY: all check test demo bench bench-report install uninstall clean fixtures units unit-programs layers FORCE
 
-# (a sub-make, so that a plain `make` builds in parallel too)
+# (a sub-make, so that a plain `make` builds in parallel too; the
+# ./npuscope link is the default build's: the suite's other builds --
+# BUILD=build-asan, build-clang... -- leave it where `make` put it)
 all:
-	@$(MAKE) --no-print-directory $(JOBS) npuscope
+	@$(MAKE) --no-print-directory $(JOBS) $(if $(filter build,$(BUILD)),npuscope,$(BUILD)/npuscope)
 
-npuscope: $(BUILD)/npuscope
-	ln -sf $(BUILD)/npuscope npuscope
+npuscope: $(BUILD)/npuscope FORCE
+	@[ "$$(readlink npuscope)" = $(BUILD)/npuscope ] || ln -sf $(BUILD)/npuscope npuscope
 
 $(BUILD)/npuscope: $(OBJS) $(BUILD)/main.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

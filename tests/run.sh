@@ -16,7 +16,8 @@
 #      record/sweep faults, browser tests, analyses, npuscope.exe under
 #      Wine (tests/run_*.sh)
 #   7. builds with clang and clang-22, without SSE2, with ASan+UBSan (unit
-#      tests, fixtures and bad input in every format), and the whole suite
+#      tests, fixtures and bad input in every format; tests/run_builds.sh),
+#      the threaded scan under TSan (tests/run_tsan.sh), and the whole suite
 #      again against a clang-22 ASan+UBSan build (NPUSCOPE_INNER=1 is that
 #      inner run: it skips section 7, the self-test, the layer checker and
 #      the browser tests)
@@ -88,30 +89,40 @@ if [ -z "${NPUSCOPE_INNER:-}" ]; then
 fi
 
 # ---------------------------------------------------------------- beside: groups that run alone
-# Three groups that each run alone (their own lib.sh, temporary folder and
-# summary line) run one after another in the background from here, beside
-# the sections below, and are joined before section 7 (bg_join): on two
-# cores the two streams overlap.  Their counts and FAIL lines join ours
-# there, their times are marked "beside".
+# Three groups that each run alone run one after another in the
+# background from here, beside the sections below, and are joined before
+# section 7: on two cores the two streams overlap.  Their counts and FAIL
+# lines join ours there, their times are marked "beside".
 #   tests/run_groups.sh  the tables of one clang/flang/opt/llc compile counted once
 #   tests/run_split.sh   a big file read by two threads, byte for byte as by one
 #   tests/run_mapped.sh  a file read through a mapping, byte for byte as by read()
-BG_SCRIPTS=(tests/run_groups.sh tests/run_split.sh tests/run_mapped.sh)
-(
-    for sc in "${BG_SCRIPTS[@]}"; do
-        NPUSCOPE=$NPUSCOPE bash "$sc" >"$TMP/bg-${sc##*/}.out" 2>"$TMP/bg-${sc##*/}.err" </dev/null
-        echo $? >"$TMP/bg-${sc##*/}.rc"
-    done
-) &
-BG_PID=$!
-bg_join() {
+# beside LANE SCRIPT...: run the scripts one after another in the
+# background, each alone (bash SCRIPT: its own lib.sh, temporary folder and
+# summary line), their outputs in $TMP/bg-SCRIPT.{out,err,rc};
+# beside_join LANE: wait for the lane, then count each script's results
+# and join its times, marked "beside: ".
+declare -A BESIDE_PID BESIDE_SCRIPTS
+beside() {
+    local lane=$1
+    shift
+    (
+        for sc; do
+            NPUSCOPE=$NPUSCOPE bash "$sc" >"$TMP/bg-${sc##*/}.out" 2>"$TMP/bg-${sc##*/}.err" </dev/null
+            echo $? >"$TMP/bg-${sc##*/}.rc"
+        done
+    ) &
+    BESIDE_PID[$lane]=$!
+    BESIDE_SCRIPTS[$lane]="$*"
+}
+beside_join() {
     local sc
-    wait "$BG_PID"
-    for sc in "${BG_SCRIPTS[@]}"; do
+    wait "${BESIDE_PID[$1]}"
+    for sc in ${BESIDE_SCRIPTS[$1]}; do
         tally "$sc (beside)" ns_replay "$TMP/bg-${sc##*/}"
         ns_times_join "beside: " "$TMP/bg-${sc##*/}.out"
     done
 }
+beside first tests/run_groups.sh tests/run_split.sh tests/run_mapped.sh
 
 # ---------------------------------------------------------------- 1a. the checks checked
 group "1a. the self-test"
@@ -340,6 +351,16 @@ if [ -n "${NS_LOAD:-}" ]; then
     # shellcheck source=tests/run_load.sh
     . tests/run_load.sh
 fi
+# Section 7's builds and sanitizer passes (tests/run_builds.sh: clang,
+# clang-22, no SSE2, gcc ASan+UBSan; tests/run_tsan.sh: ThreadSanitizer)
+# run from here in two lanes of their own, beside the analyses below: on
+# two cores the serial sanitizer loops leave a core idle, and the analyses
+# take it.  Not during the load check, whose busy loops would take a share
+# of their CPU for as long as they ran.  Joined in section 7.
+if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then
+    beside builds tests/run_builds.sh
+    beside tsan tests/run_tsan.sh
+fi
 if tier_full; then
     # shellcheck source=tests/run_analysis.sh
     . tests/run_analysis.sh
@@ -359,98 +380,16 @@ fi
 
 # the groups run beside, joined
 group "joining the groups run beside"
-bg_join
+beside_join first
 
 # ---------------------------------------------------------------- 7. other builds
 group "7. other builds"
 if [ -z "${NPUSCOPE_INNER:-}" ] && ! tier_full; then
     skip "other builds: clang, clang-22, no SSE2, ASan+UBSan, the whole suite sanitized (make check)"
 elif [ -z "${NPUSCOPE_INNER:-}" ]; then
-    # Debian's default clang (14 on bookworm) and clang-22: newer compilers
-    # warn about more (clang-22 found an unused counter clang 14 did not)
-    clang_build() { make -s "$NS_J" BUILD="build-$1" CC="$1" "build-$1/npuscope" units >/dev/null; }
-    group "7. clang and clang-22 builds"
-    check "build with clang -Wall -Wextra -Werror" clang_build clang
-    check "build with clang-22 -Wall -Wextra -Werror" clang_build clang-22
-    nosse() {
-        make -s "$NS_J" BUILD=build-nosse CFLAGS=-U__SSE2__ build-nosse/unit >/dev/null || return 1
-        prog_run build-nosse/unit ./build-nosse/unit || { echo "$prog_why"; return 1; }
-        [ "$prog_fail" -eq 0 ]
-    }
-    group "7. no SSE2"
-    check "portable build (no SSE2 fast path, -Werror): unit tests" nosse
-    # gcc's ASan+UBSan build (build-asan, also the report's, tests/
-    # run_browser.sh): the unit tests, and each input in each format that the
-    # inner run below does not reach.  The inner run already gives every
-    # fixture (.txt, .log, the -ftime-trace JSON) through tree original,
-    # json, csv, chrome, speedscope and folded, top --format json, advise,
-    # and every bad input through its own arguments and json, chrome and
-    # speedscope (sections 2, 3 and 6) -- sanitized, and with clang-22's
-    # code.  Left for here: the text and top of every fixture, every format
-    # of the other JSON fixtures (NPU schedule traces, strategies), and the
-    # text, csv, folded, original and top of every bad input (every format
-    # of one whose own run is a usage error, so the inner run's formats
-    # never ran on it).
-    asan_formats() { # asan_formats FILE: the formats of FILE left for here
-        local n
-        case $1 in
-        */*ftime-trace.json | "$FIX"/*.txt | "$FIX"/*.log) echo text top ;;
-        "$FIX"/*) echo text json csv folded chrome speedscope original top ;;
-        *)
-            n=$(basename "$1" .in)
-            # reports-100000: json only, the inner run's (each format takes
-            # 5-15 s under ASan); the 100,000-deep trees: csv's full path
-            # per row and the compiler's own indentation (original) are
-            # quadratic in depth by their formats (gigabytes; the MLIR JSON
-            # one's csv ran past 120 s under ASan on a loaded machine)
-            case $n in
-            reports-100000) return ;;
-            deep-100000 | mlir-json-deep-100000) echo text folded top; return ;;
-            esac
-            if [ "$(cat "$BAD/$n.rc" 2>/dev/null || echo 0)" -le 1 ]; then echo text csv folded original top
-            else echo text json csv folded chrome speedscope original top; fi ;;
-        esac
-    }
-    asan() {
-        make -s "$NS_J" BUILD=build-asan SANITIZE=1 build-asan/npuscope units >/dev/null || return 1
-        units_pass build-asan || return 1
-        # A sanitizer report exits 1, as "no timing report found" does, so
-        # look for the report itself.
-        local f fmt rc
-        [ -d "$BADGEN" ] || sh tests/bad/gen.sh "$BADGEN" || return 1
-        for f in "$FIX"/*.txt "$FIX"/*.log "$FIX"/*.json "$BAD"/*.in "$BADGEN"/*.in; do
-            for fmt in $(asan_formats "$f"); do
-                if [ $fmt = top ]; then timeout 120 ./build-asan/npuscope top -q --all -n 0 "$f"
-                else timeout 120 ./build-asan/npuscope tree -q --format $fmt "$f"; fi >/dev/null 2>"$TMP/asan.err"
-                rc=$?
-                if [ $rc -gt 2 ] || grep -Eq 'ERROR: [A-Za-z]*Sanitizer|runtime error:' "$TMP/asan.err"; then
-                    echo "$f ($fmt): exit $rc"; head -30 "$TMP/asan.err"; return 1
-                fi
-            done
-        done
-    }
-    group "7. ASan+UBSan (gcc): unit tests, what the inner run does not reach"
-    check "ASan+UBSan (-Werror): unit tests, and each fixture and bad input in the formats the sanitized suite does not run" asan
-    # The threads of one file's scan (parse/split.c, model/report.c's shared
-    # pool) under ThreadSanitizer: the split suite's threaded cases against
-    # a TSan build, each against the one-thread output of the plain build
-    # (SPLIT_REF: one thread cannot race), without the cases that are read
-    # by one thread anyway (SPLIT_THREADED_ONLY).  A race report exits 88
-    # (the exit codes and the standard errors of the pair differ) and halts
-    # the run.
-    tsan_split() {
-        local cc=clang-22 bin
-        command -v clang-22 >/dev/null 2>&1 || cc=clang
-        bin=build-tsan-$cc/npuscope
-        make -s "$NS_J" BUILD="build-tsan-$cc" CC="$cc" SANITIZE=thread "$bin" >/dev/null || return 1
-        prog_run "the split suite under TSan" env TSAN_OPTIONS="halt_on_error=1 exitcode=88" \
-            NPUSCOPE="$bin" SPLIT_REF="$NPUSCOPE" SPLIT_THREADED_ONLY=1 NPUSCOPE_INNER=1 \
-            bash tests/run_split.sh || { echo "$prog_why"; return 1; }
-        tail -n 1 "$TMP/prog.out"
-        [ "$prog_fail" -eq 0 ]
-    }
-    group "7. TSan: the threaded scan"
-    check "the threaded scan against a clang-22 ThreadSanitizer build (tests/run_split.sh)" tsan_split
+    group "7. other builds, beside: joining"
+    beside_join builds
+    beside_join tsan
     # The whole suite once more (sections 2-6: exactness, exports, golden
     # cases, real compiles, bad input, record/sweep faults, analyses)
     # against an ASan+UBSan build made by clang-22, begun in the background

@@ -8,7 +8,12 @@
 // Environment: NPUSCOPE (the binary, default ./build/npuscope from the
 // repository root), CHROMIUM (default /usr/bin/chromium), NS_OUT (where
 // pages are written; default a new temporary folder, removed at exit), NS_SHOTS (where
-// screenshots go; default tests/browser/screenshots).
+// screenshots go; default tests/browser/screenshots), NS_CPU_SLOWDOWN (a
+// factor: every page's main thread is slowed that many times through
+// Chromium's own CPU throttling, Emulation.setCPUThrottlingRate -- the load
+// check, tests/run_load.sh, sets it: busy loops beside a browser slow it
+// only as much as the scheduler lets them, which for a page's short bursts
+// of work is hardly at all; the throttle slows every page alike).
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -48,6 +53,18 @@ export async function launch() {
   });
   // every wait of Playwright's (waitForSelector, waitForFunction, click...)
   context.setDefaultTimeout(DEADLINE_MS);
+  const slowdown = Number(process.env.NS_CPU_SLOWDOWN || 1);
+  if (slowdown > 1) {
+    // each new page slowed before the test can navigate it (the pages a
+    // test opens all come from context.newPage)
+    const newPage = context.newPage.bind(context);
+    context.newPage = async (...args) => {
+      const page = await newPage(...args);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
+      return page;
+    };
+  }
   return {
     context,
     async close() {

@@ -1,0 +1,99 @@
+# shellcheck shell=bash
+# run_builds.sh -- section 7 of the suite, the other builds: Debian's clang
+# and clang-22 with warnings as errors (newer compilers warn about more), a
+# portable build without the SSE2 fast path, and gcc's ASan+UBSan build
+# against each input in the formats the sanitized inner suite does not run.
+# tests/run.sh starts it in the background once the load check is over,
+# beside the analyses and tests/run_tsan.sh (on two cores the builds and
+# the serial sanitizer loop fill the core the rest leaves idle), and joins
+# its counts and times ("beside: 7. ...") at the end.  Alone:
+#   bash tests/run_builds.sh
+# Full tier only; its own lib.sh, temporary folder and summary line.
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
+export WERROR=1
+NS_J=-j$(nproc 2>/dev/null || echo 1)
+
+# Debian's default clang (14 on bookworm) and clang-22: newer compilers
+# warn about more (clang-22 found an unused counter clang 14 did not)
+# (`units` builds the program first, then the unit programs: one make
+# over the objects, never two at once)
+clang_build() { make -s "$NS_J" BUILD="build-$1" CC="$1" units >/dev/null; }
+group "7. clang and clang-22 builds"
+check "build with clang -Wall -Wextra -Werror" clang_build clang
+check "build with clang-22 -Wall -Wextra -Werror" clang_build clang-22
+nosse() {
+    make -s "$NS_J" BUILD=build-nosse CFLAGS=-U__SSE2__ build-nosse/unit >/dev/null || return 1
+    prog_run build-nosse/unit ./build-nosse/unit || { echo "$prog_why"; return 1; }
+    [ "$prog_fail" -eq 0 ]
+}
+group "7. no SSE2"
+check "portable build (no SSE2 fast path, -Werror): unit tests" nosse
+# gcc's ASan+UBSan build (build-asan, also the report's, tests/
+# run_browser.sh): the unit tests, and each input in each format that the
+# inner run below does not reach.  The inner run already gives every
+# fixture (.txt, .log, the -ftime-trace JSON) through tree original,
+# json, csv, chrome, speedscope and folded, top --format json, advise,
+# and every bad input through its own arguments and json, chrome and
+# speedscope (sections 2, 3 and 6) -- sanitized, and with clang-22's
+# code.  Left for here: the text and top of every fixture, every format
+# of the other JSON fixtures (NPU schedule traces, strategies), and the
+# text, csv, folded, original and top of every bad input (every format
+# of one whose own run is a usage error, so the inner run's formats
+# never ran on it).
+asan_formats() { # asan_formats FILE: the formats of FILE left for here
+    local n
+    case $1 in
+    */*ftime-trace.json | "$FIX"/*.txt | "$FIX"/*.log) echo text top ;;
+    "$FIX"/*) echo text json csv folded chrome speedscope original top ;;
+    *)
+        n=$(basename "$1" .in)
+        # reports-100000: json only, the inner run's (each format takes
+        # 5-15 s under ASan); the 100,000-deep trees: csv's full path
+        # per row and the compiler's own indentation (original) are
+        # quadratic in depth by their formats (gigabytes; the MLIR JSON
+        # one's csv ran past 120 s under ASan on a loaded machine)
+        case $n in
+        reports-100000) return ;;
+        deep-100000 | mlir-json-deep-100000) echo text folded top; return ;;
+        esac
+        if [ "$(cat "$BAD/$n.rc" 2>/dev/null || echo 0)" -le 1 ]; then echo text csv folded original top
+        else echo text json csv folded chrome speedscope original top; fi ;;
+    esac
+}
+# asan_one FILE FORMAT: one input in one format under build-asan; prints
+# why and fails on a sanitizer report or an exit above 2 (a sanitizer
+# report exits 1, as "no timing report found" does, so look for the
+# report itself)
+asan_one() {
+    local err rc
+    err=$(mktemp "$TMP/asan.XXXXXX")
+    if [ "$2" = top ]; then timeout 120 ./build-asan/npuscope top -q --all -n 0 "$1"
+    else timeout 120 ./build-asan/npuscope tree -q --format "$2" "$1"; fi >/dev/null 2>"$err"
+    rc=$?
+    if [ $rc -gt 2 ] || grep -Eq 'ERROR: [A-Za-z]*Sanitizer|runtime error:' "$err"; then
+        echo "$1 ($2): exit $rc"; head -30 "$err"; rm -f "$err"; return 1
+    fi
+    rm -f "$err"
+}
+asan() {
+    make -s "$NS_J" BUILD=build-asan SANITIZE=1 units >/dev/null || return 1
+    units_pass build-asan || return 1
+    local f fmt
+    [ -d "$BADGEN" ] || sh tests/bad/gen.sh "$BADGEN" || return 1
+    # every pair, as many at a time as there are CPUs (the loop is serial
+    # work, and this lane often runs alone at the end of make check)
+    for f in "$FIX"/*.txt "$FIX"/*.log "$FIX"/*.json "$BAD"/*.in "$BADGEN"/*.in; do
+        for fmt in $(asan_formats "$f"); do printf '%s\0%s\0' "$f" "$fmt"; done
+    done >"$TMP/asan.pairs"
+    [ -s "$TMP/asan.pairs" ] || { echo "no input to run"; return 1; }
+    export -f asan_one
+    export TMP
+    xargs -0 -n 2 -P "$(nproc 2>/dev/null || echo 1)" bash -c 'asan_one "$1" "$2" || exit 255' sh <"$TMP/asan.pairs"
+}
+group "7. ASan+UBSan (gcc): unit tests, what the inner run does not reach"
+check "ASan+UBSan (-Werror): unit tests, and each fixture and bad input in the formats the sanitized suite does not run" asan
+
+finish
