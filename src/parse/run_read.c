@@ -299,7 +299,10 @@ static int ns__get_failure(const ns__src *src, const json_t *o, ns_run *r) {
 
 /* ====== One run.json ====== */
 
-#define NS__RUN_VERSION 1 /* the run.json version this reader knows */
+/* the run.json versions this reader knows: 2 is 1 with deep reports'
+ * rows written flat (render/tree_json.h), written only by a run that has
+ * such a report */
+#define NS__RUN_VERSION 2
 
 /* Every member ns_run keeps; -1 at the first bad one.  r is filled as far
  * as it got (the caller frees it). */
@@ -314,9 +317,9 @@ static int ns__load(ns__src *src, const json_t *o, ns_run *r) {
     if ((rc = ns__get_int(src, o, "version", 1, 1000000, 0, 0, &x)) < 0) return -1;
     /* a later version may mean other things by the same names: reading it
      * as version 1 could give a silently wrong number */
-    if (rc && x != NS__RUN_VERSION)
+    if (rc && x > NS__RUN_VERSION)
         return ns_fail(src->why, ns__key_line(src->text, src->len, "version", NULL),
-                       "\"version\" is %lld; this npuscope reads version %d", x,
+                       "\"version\" is %lld; this npuscope reads versions 1 to %d", x,
                        NS__RUN_VERSION);
     /* id: the folder name is the id (record makes them equal); the member
      * is only checked */
