@@ -28,7 +28,9 @@
  * "signal_name" and the other informational members are ignored.
  *
  * Every step is linear in the file: a warning's line is looked up once per
- * member, not once per entry of it (100,000 broken reports).
+ * member, not once per entry of it (100,000 broken reports).  The reports
+ * are parsed one at a time (base/jsonscan.h), so reading costs the text and
+ * the reports made, not a JSON DOM of all of them.
  */
 #ifndef NPUSCOPE_RUN_READ_H
 #define NPUSCOPE_RUN_READ_H
