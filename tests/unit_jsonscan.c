@@ -122,7 +122,9 @@ static void test_as_whole(void) {
         HEAD "\"rep\\u006frts\":[\n" REP "," REP "\n]}\n",                   /* escaped key */
         HEAD "\"reports\":[\n" REP ",\n" REP "\n]}\n\n",                     /* good */
     };
-    char path[] = "/tmp/unit_jsonscan.XXXXXX";
+    char path[256];
+    const char *dir = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%s/unit_jsonscan_XXXXXX", dir && *dir ? dir : "/tmp");
     int fd = mkstemp(path);
     if (fd < 0) {
         CHECK(!"mkstemp");
