@@ -248,4 +248,38 @@ fd_depth() {
 }
 check "faults: a run.json nested past the reader's depth is named as such" fd_depth
 
+# A report deeper than any JSON reader nests, recorded: record wrote it as
+# nested as it was, and every reader skipped the run.  Now its rows below
+# depth 64 are stored flat ("rows", version 2) and read back as the same
+# tree; a shallow run stays version 1.
+fd_deep_record() {
+    awk 'BEGIN { b = "===-------------------------------------------------------------------------==="
+        print b; print "  ... Execution time report ..."; print b
+        print "  Total Execution Time: 0.3000 seconds"; print ""; print "  ----Wall Time----  ----Name----"
+        ind = ""; for (i = 0; i < 3000; i++) { printf "    0.%04d (  1.0%%)  %sP%d\n", 3000 - i, ind, i; ind = ind "  " }
+        print "    0.0000 (  0.0%)  Rest"; print "    0.3000 (100.0%)  Total" }' >"$FD/deep3000.log"
+    rm -rf "$FD/rec-deep"
+    "$NPUSCOPE" record -q -o "$FD/rec-deep" --preset mlir -- cat "$FD/deep3000.log" || return 1
+    "$NPUSCOPE" table --format json "$FD/rec-deep" >"$FD/rd-table.json" 2>"$FD/rd.err" || { cat "$FD/rd.err"; return 1; }
+    [ ! -s "$FD/rd.err" ] || { cat "$FD/rd.err"; return 1; }
+    jqt '.rows[0].n == 1' "$FD/rd-table.json" || return 1
+    # the whole tree, row by row, as the log's own (the header names the source)
+    "$NPUSCOPE" tree "$FD/rec-deep" | tail -n +2 >"$FD/rd-run.txt" &&
+    "$NPUSCOPE" tree "$FD/deep3000.log" | tail -n +2 >"$FD/rd-log.txt" || return 1
+    cmp "$FD/rd-run.txt" "$FD/rd-log.txt" || return 1
+    "$NPUSCOPE" tree --format csv "$FD/rec-deep" | cut -d, -f3- >"$FD/rd-run.csv" &&
+    "$NPUSCOPE" tree --format csv "$FD/deep3000.log" | cut -d, -f3- >"$FD/rd-log.csv" || return 1
+    cmp "$FD/rd-run.csv" "$FD/rd-log.csv" || return 1
+    [ "$(wc -l <"$FD/rd-run.csv")" -eq 3002 ] || { wc -l "$FD/rd-run.csv"; return 1; }
+    "$NPUSCOPE" top -q -n 0 --format json "$FD/rec-deep" | jqt '.rows | length == 3000' || return 1
+    "$NPUSCOPE" report -q -o "$FD/rd.html" "$FD/rec-deep" || return 1
+    # jq 1.6 (256 levels) reads the run.json: the tree as stored
+    jqt '.version == 2 and ([.reports[0] | .. | .name? | strings] | length) == 3002
+         and ([.. | .rows? | arrays] | length) == 1' "$FD"/rec-deep/*/run.json || return 1
+    rm -rf "$FD/rec-flat"
+    "$NPUSCOPE" record -q -o "$FD/rec-flat" --preset mlir -- cat "$FIX/mlir22-tree-st.txt" || return 1
+    jqt '.version == 1 and ([.. | .rows? | arrays] | length) == 0' "$FD"/rec-flat/*/run.json
+}
+check "faults: a recorded report 3,000 levels deep reads back as the same tree" fd_deep_record
+
 if [ -n "${FD_ALONE:-}" ]; then finish; fi

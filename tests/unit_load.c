@@ -4,7 +4,8 @@
  * trial it replaced, on every kind of value a report holds), and a table
  * built from runs read one at a time, their trees freed after
  * ns_table_keep_stages, against the same table built with every tree in
- * memory (analyse/table.h).
+ * memory (analyse/table.h); the flat rows of a deep report in run.json
+ * rebuilt into its tree, and malformed ones refused with a reason.
  *
  * Prints one line per failure and ends with "unit_load: N passed, N failed". */
 #include "check.h"
@@ -100,6 +101,75 @@ static void test_decimals(void) {
     CHECK(mismatch == 0);
 }
 
+/* ====== Flat rows ====== */
+
+/* A report read from `doc`: NULL with *why when refused. */
+static ns_report *read_report(const char *doc, const char **why) {
+    json_error_t err;
+    json_t *o = json_loads(doc, 0, &err);
+    if (!o) {
+        *why = "not JSON";
+        return NULL;
+    }
+    ns_report *r = ns_report_from_json_new(o, "t.json", why);
+    json_decref(o);
+    return r;
+}
+
+/* run.json's deep rows (render/tree_json.h): a row at depth 0 holding A
+ * (depth 1) > B (2), then C (1), reads as the nested tree; rows that
+ * jump a level, start below their holder's children or nest again are
+ * refused with a reason. */
+static void test_flat_rows(void) {
+    const char *why = NULL;
+    ns_report *r = read_report(
+        "{\"root\":{\"name\":\"Total\",\"wall_s\":1,\"children\":[{\"name\":\"H\",\"wall_s\":1,"
+        "\"rows\":[{\"name\":\"A\",\"wall_s\":0.5,\"depth\":1},{\"name\":\"B\",\"wall_s\":0.25,"
+        "\"depth\":2},{\"name\":\"C\",\"wall_s\":0.125,\"depth\":1}]},{\"name\":\"D\",\"wall_s\":0,"
+        "\"children\":[]}]}}",
+        &why);
+    CHECK(r != NULL);
+    if (r) {
+        ns_node *h = r->root->child;
+        CHECK(h && !strcmp(h->name, "H") && h->nchild == 2 && h->depth == 0);
+        CHECK(h && h->child && !strcmp(h->child->name, "A") && h->child->depth == 1);
+        CHECK(h && h->child && h->child->child && !strcmp(h->child->child->name, "B") &&
+              h->child->child->depth == 2 && h->child->child->val[NS_COL_WALL].v == 0.25);
+        CHECK(h && h->last && !strcmp(h->last->name, "C"));
+        CHECK(h && h->next && !strcmp(h->next->name, "D") && r->root->nchild == 2);
+        ns_report_free(r);
+    }
+    static const char *const bad[][2] = {
+        {"{\"name\":\"A\",\"depth\":2}", "flat row 1 is at depth 2, not from 1 to 1"},
+        {"{\"name\":\"A\",\"depth\":1},{\"name\":\"B\",\"depth\":3}", "flat row 2 is at depth 3, not from 1 to 2"},
+        {"{\"name\":\"A\",\"depth\":0}", "flat row 1 is at depth 0, not from 1 to 1"},
+        {"{\"name\":\"A\"}", "a flat row needs an object with a whole-number \"depth\""},
+        {"{\"name\":\"A\",\"depth\":1,\"children\":[]}", "a flat row has \"children\" or \"rows\" of its own"},
+        {"{\"name\":\"A\",\"depth\":1,\"wall_s\":\"x\"}", "a node's \"wall_s\" must be a number or null, not a string"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char doc[512];
+        snprintf(doc, sizeof doc,
+                 "{\"root\":{\"name\":\"Total\",\"children\":[{\"name\":\"H\",\"rows\":[%s]}]}}",
+                 bad[i][0]);
+        why = NULL;
+        r = read_report(doc, &why);
+        CHECK(r == NULL && why && !strcmp(why, bad[i][1]));
+        if (r) ns_report_free(r);
+        else if (!why || strcmp(why, bad[i][1])) printf("  rows [%s]: %s\n", bad[i][0], why ? why : "(no reason)");
+    }
+    why = NULL;
+    r = read_report("{\"root\":{\"name\":\"Total\",\"children\":[{\"name\":\"H\",\"children\":"
+                    "[{\"name\":\"X\"}],\"rows\":[{\"name\":\"A\",\"depth\":1}]}]}}",
+                    &why);
+    CHECK(r == NULL && why && strstr(why, "both"));
+    if (r) ns_report_free(r);
+    why = NULL;
+    r = read_report("{\"root\":{\"name\":\"Total\",\"rows\":{}}}", &why);
+    CHECK(r == NULL && why && !strcmp(why, "a node's \"rows\" must be an array, not an object"));
+    if (r) ns_report_free(r);
+}
+
 /* ====== Tables from runs read one at a time ====== */
 
 typedef struct {
@@ -170,6 +240,7 @@ static void test_streamed_table(const char *spec) {
 
 int main(void) {
     test_decimals();
+    test_flat_rows();
     test_streamed_table(NULL);     /* the map chosen per report */
     test_streamed_table("vpux");   /* one map for every report */
     return check_summary("unit_load");

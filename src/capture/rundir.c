@@ -117,7 +117,16 @@ static void ns__kv_obj(ns_buf *b, const ns_kvlist *l) {
 int ns_run_write_json(const char *dir, const ns_run *r, ns_report *const *reports,
                       int nreports) {
     ns_buf b = {0};
-    ns_buf_puts(&b, "{\"format\":\"npuscope-run\",\"version\":1,\"id\":");
+    ns_view v;
+    ns_view_init(&v);
+    /* version 2 only when a report is deep enough to have rows written
+     * flat (render/tree_json.h): an npuscope that reads version 1 alone
+     * then refuses the run by its version, rather than read the tree cut
+     * short at the flat rows it does not know */
+    int version = 1;
+    for (int i = 0; i < nreports && version == 1; i++)
+        if (ns_tree_json_flattens(reports[i], &v, NS_TREE_JSON_FLAT)) version = 2;
+    ns_buf_printf(&b, "{\"format\":\"npuscope-run\",\"version\":%d,\"id\":", version);
     ns_json_str(&b, r->id);
     ns_buf_puts(&b, ",\n\"command\":[");
     for (int i = 0; r->argv && r->argv[i]; i++) {
@@ -204,11 +213,9 @@ int ns_run_write_json(const char *dir, const ns_run *r, ns_report *const *report
     ns__kv_obj(&b, &environment);
     ns_kv_free(&environment);
     ns_buf_puts(&b, ",\n\"reports\":[");
-    ns_view v;
-    ns_view_init(&v);
     for (int i = 0; i < nreports; i++) {
         ns_buf_puts(&b, i ? ",\n" : "\n");
-        ns_json_report(&b, reports[i], &v);
+        ns_json_report_flat(&b, reports[i], &v, NS_TREE_JSON_FLAT);
     }
     ns_buf_puts(&b, "]}\n");
 

@@ -7,7 +7,8 @@
  * anything, so a reader never sees half a run and no run is overwritten.
  *
  * run.json (contract, docs/recording.md):
- *   {"format": "npuscope-run", "version": 1,
+ *   {"format": "npuscope-run", "version": 1 (2 when a report's rows below
+ *    depth 64 are written flat: render/tree_json.h),
  *    "id", "command": [argv...], "env": {K: V set by npuscope},
  *    "tags": {K: V}, "mode": "cold"|"warm"|"none", "repeat": N (1-based),
  *    "warmup": bool, "primer": bool (the warm run that fills the cache),

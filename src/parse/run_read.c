@@ -7,6 +7,18 @@
  * that know where strings start and end.  That is all the JSON knowledge
  * this file has of its own.
  *
+ * One report at a time: jansson builds a whole document, and a run.json of
+ * 100,000 reports took about 20 times its size as one DOM.  So the span
+ * scanner (base/jsonscan.h) finds the elements of "reports"; jansson parses
+ * the rest of the document with "reports" emptied (its line breaks kept,
+ * so every line stays where it was), then each element alone, which is
+ * made a report and freed before the next.  The outcome must be the one a
+ * whole parse gives, messages included: warnings about reports are held
+ * until every element has parsed, and any failure before that (a broken
+ * element, a field error, the scanner's doubt) parses the whole document
+ * again the old way, for jansson's own words (tests/unit_jsonscan.c holds
+ * the two paths against each other).
+ *
  * Each field is read by a small getter that returns 0 when the member is
  * absent (the default stays), 1 when it was read, and -1 after recording
  * the failure reason that skips the run (ns_why); ns__load stops at the
@@ -17,6 +29,7 @@
 #include "parse/run_read.h"
 #include "parse/group.h"
 
+#include "base/jsonscan.h"
 #include "model/load.h"
 #include "model/report.h"
 #include "parse/tree_read.h"
@@ -85,6 +98,12 @@ typedef struct {
                             about one (-1: not looked up yet): a run.json of
                             100,000 broken reports is read in one walk of
                             the text, not one per report */
+    const ns_jspan *spans; /* the "reports" elements in text, parsed one at
+                              a time (NULL: the document was parsed whole) */
+    long nspans;           /* their number */
+    ns_buf held;           /* warnings about reports, '\0'-ended, said
+                              once every element has parsed */
+    int said;              /* they have been said */
 } ns__src;
 
 static const char *ns__type_name(const json_t *v) {
@@ -299,7 +318,10 @@ static int ns__get_failure(const ns__src *src, const json_t *o, ns_run *r) {
 
 /* ====== One run.json ====== */
 
-#define NS__RUN_VERSION 1 /* the run.json version this reader knows */
+/* the run.json versions this reader knows: 2 is 1 with deep reports'
+ * rows written flat (render/tree_json.h), written only by a run that has
+ * such a report */
+#define NS__RUN_VERSION 2
 
 /* Every member ns_run keeps; -1 at the first bad one.  r is filled as far
  * as it got (the caller frees it). */
@@ -314,9 +336,9 @@ static int ns__load(ns__src *src, const json_t *o, ns_run *r) {
     if ((rc = ns__get_int(src, o, "version", 1, 1000000, 0, 0, &x)) < 0) return -1;
     /* a later version may mean other things by the same names: reading it
      * as version 1 could give a silently wrong number */
-    if (rc && x != NS__RUN_VERSION)
+    if (rc && x > NS__RUN_VERSION)
         return ns_fail(src->why, ns__key_line(src->text, src->len, "version", NULL),
-                       "\"version\" is %lld; this npuscope reads version %d", x,
+                       "\"version\" is %lld; this npuscope reads versions 1 to %d", x,
                        NS__RUN_VERSION);
     /* id: the folder name is the id (record makes them equal); the member
      * is only checked */
@@ -377,20 +399,39 @@ static int ns__load(ns__src *src, const json_t *o, ns_run *r) {
     if (reps && !json_is_null(reps) && !json_is_array(reps))
         return ns__bad(src, "reports", NULL, "an array or null", reps);
     if (json_is_array(reps)) {
-        size_t i;
-        json_t *rep;
-        r->reports = ns_xcalloc(json_array_size(reps) + 1, sizeof *r->reports);
-        json_array_foreach(reps, i, rep) {
+        size_t n = src->spans ? (size_t)src->nspans : json_array_size(reps);
+        r->reports = ns_xcalloc(n + 1, sizeof *r->reports);
+        for (size_t i = 0; i < n; i++) {
+            json_t *own = NULL; /* an element parsed alone: freed at once */
+            const json_t *rep;
+            if (src->spans) {
+                json_error_t err;
+                own = json_loadb(src->text + src->spans[i].off, src->spans[i].len,
+                                 JSON_DECODE_ANY, &err);
+                /* not JSON: the caller parses the whole document, for
+                 * jansson's message about it */
+                if (!own) return ns_fail(src->why, 0, "report %zu is not JSON", i + 1);
+                rep = own;
+            } else {
+                rep = json_array_get(reps, i);
+            }
             const char *why;
             ns_report *rp = ns_report_from_json_new(rep, src->path, &why);
+            json_decref(own);
             if (!rp) {
-                if (src->reports_line < 0)
-                    src->reports_line = ns__key_line(src->text, src->len, "reports", NULL);
-                ns_diag_say(src->diag, NS_DIAG_WARNING, src->path, src->reports_line,
-                            "report %zu: %s; report skipped", i + 1, why);
+                ns_buf_printf(&src->held, "report %zu: %s; report skipped", i + 1, why);
+                ns_buf_putc(&src->held, '\0');
                 continue;
             }
             r->reports[r->nreports++] = rp;
+        }
+        /* every element is JSON: what was wrong with some is said now */
+        src->said = 1;
+        for (size_t w = 0; w < src->held.len; w += strlen(src->held.data + w) + 1) {
+            if (src->reports_line < 0)
+                src->reports_line = ns__key_line(src->text, src->len, "reports", NULL);
+            ns_diag_say(src->diag, NS_DIAG_WARNING, src->path, src->reports_line, "%s",
+                        src->held.data + w);
         }
         /* which of them are one compile's tables (parse/group.h) */
         ns_group_link_all(r->reports, r->nreports);
@@ -421,11 +462,70 @@ static int ns__load(ns__src *src, const json_t *o, ns_run *r) {
  * the rest as if they were all. */
 static int ns__resource_errno(int e) { return e == EMFILE || e == ENFILE || e == ENOMEM; }
 
+/* Parse doc (len bytes) and read it into r.  With spans, doc is the
+ * skeleton of text (its "reports" emptied) and the reports are the spans
+ * of text: any failure before the reports have been said returns -3, and
+ * the caller parses the whole text instead, for the very message a whole
+ * parse gives (a broken element, an error after it, and so on).  Else as
+ * ns_run_load. */
+static int ns__parse(const char *doc, size_t len, const char *text, size_t text_len,
+                     const ns_jspan *spans, long nspans, const char *path, const char *id,
+                     ns_run *r, const ns_diag *d, ns_why *why) {
+    memset(r, 0, sizeof *r);
+    int rc = -1;
+    json_error_t err;
+    ns__src src = {path, text, text_len, d, why, -1, spans, nspans, {0}, 0};
+    json_t *root = json_loadb(doc, len, 0, &err);
+    if (!root && spans) {
+        rc = -3;
+    } else if (!root) {
+        /* jansson quotes the bytes it stopped at, which may be anything */
+        for (char *p = err.text; *p; p++)
+            if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) *p = '?';
+        if (json_error_code(&err) == json_error_out_of_memory) {
+            /* a valid run that does not fit: not "not valid JSON" */
+            ns_fail(why, 0, "out of memory reading %zu bytes of JSON", len);
+            rc = -2;
+        } else if (strstr(err.text, "maximum parsing depth")) {
+            ns_fail(why, err.line, "nested deeper than a reader can follow (%d JSON levels: a "
+                                   "report of about %d nested rows)",
+                    NS_RUN_JSON_MAX_DEPTH, NS_RUN_JSON_MAX_ROWS);
+        } else
+            ns_fail(why, err.line, "not valid JSON: %s", err.text);
+    } else if (!json_is_object(root)) {
+        ns_fail(why, 1, "the document must be an object, not %s", ns__type_name(root));
+    } else {
+        r->id = ns_strdup(id);
+        r->mode = ns_strdup("none");
+        r->wall_s = r->user_s = r->sys_s = r->peak_rss_mb = NAN;
+        r->exit_code = -1;
+        rc = ns__load(&src, root, r);
+        if (rc < 0 && spans && !src.said) rc = -3;
+    }
+    if (rc < 0) ns_run_free(r);
+    json_decref(root);
+    ns_buf_free(&src.held);
+    return rc;
+}
+
+/* The skeleton of text: its "reports" value (at arr) emptied to "[]" with
+ * the same line breaks inside, so that every other member, and jansson's
+ * line of any error in one, stays where it was. */
+static void ns__skeleton(ns_buf *out, const char *text, size_t len, ns_jspan arr) {
+    ns_buf_add(out, text, arr.off);
+    ns_buf_putc(out, '[');
+    for (const char *p = text + arr.off, *e = p + arr.len; (p = memchr(p, '\n', (size_t)(e - p)));
+         p++)
+        ns_buf_putc(out, '\n');
+    ns_buf_putc(out, ']');
+    ns_buf_add(out, text + arr.off + arr.len, len - arr.off - arr.len);
+}
+
 int ns_run_load(const char *path, const char *id, ns_run *r, const ns_diag *d, ns_why *why) {
     memset(r, 0, sizeof *r);
     int rc = -1;
-    ns_buf text = {0};
-    json_t *root = NULL;
+    ns_buf text = {0}, skel = {0};
+    ns_jspan *spans = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) {
         int e = errno;
@@ -442,37 +542,27 @@ int ns_run_load(const char *path, const char *id, ns_run *r, const ns_diag *d, n
         ns_fail(why, 0, "read error");
         goto out;
     }
-    json_error_t err;
-    root = json_loadb(text.data ? text.data : "", text.len, 0, &err);
-    if (!root) {
-        /* jansson quotes the bytes it stopped at, which may be anything */
-        for (char *p = err.text; *p; p++)
-            if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) *p = '?';
-        if (json_error_code(&err) == json_error_out_of_memory) {
-            /* a valid run that does not fit: not "not valid JSON" */
-            ns_fail(why, 0, "out of memory reading %zu bytes of JSON", text.len);
-            rc = -2;
-        } else if (strstr(err.text, "maximum parsing depth")) {
-            ns_fail(why, err.line, "nested deeper than a reader can follow (%d JSON levels: a "
-                                   "report of about %d nested rows)",
-                    NS_RUN_JSON_MAX_DEPTH, NS_RUN_JSON_MAX_ROWS);
-        } else
-            ns_fail(why, err.line, "not valid JSON: %s", err.text);
-        goto out;
+    const char *t = text.data ? text.data : "";
+    /* one report's DOM at a time where the scanner finds the "reports"
+     * elements (base/jsonscan.h): a run.json of 100,000 reports parsed
+     * whole took about 20 times its size; else, and whenever the pieces
+     * do not read, the whole document as before */
+    ns_jspan arr;
+    const char *scan_why;
+    long n = ns_jscan_member(t, text.len, "reports", &arr, &scan_why) == 1
+                 ? ns_jscan_elements(t, arr, &spans, &scan_why)
+                 : -1;
+    if (n > 0) {
+        ns__skeleton(&skel, t, text.len, arr);
+        rc = ns__parse(skel.data, skel.len, t, text.len, spans, n, path, id, r, d, why);
+        ns_buf_free(&skel);
+        if (rc != -3) goto out;
+        why->text[0] = '\0';
+        why->line = 0;
     }
-    ns__src src = {path, text.data ? text.data : "", text.len, d, why, -1};
-    if (!json_is_object(root)) {
-        ns_fail(why, 1, "the document must be an object, not %s", ns__type_name(root));
-        goto out;
-    }
-    r->id = ns_strdup(id);
-    r->mode = ns_strdup("none");
-    r->wall_s = r->user_s = r->sys_s = r->peak_rss_mb = NAN;
-    r->exit_code = -1;
-    rc = ns__load(&src, root, r);
+    rc = ns__parse(t, text.len, t, text.len, NULL, 0, path, id, r, d, why);
 out:
-    if (rc < 0) ns_run_free(r);
-    json_decref(root);
+    free(spans);
     ns_buf_free(&text);
     return rc;
 }

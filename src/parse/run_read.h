@@ -18,8 +18,9 @@
  * the other runs are read.  Missing optional fields take defaults (no tags,
  * mode "none", user/sys/RSS unknown = NaN); missing "wall_s" or
  * "exit_code" is an error of the run, because without them a run cannot be
- * counted or judged; so is a "version" other than 1 (a later format may
- * mean other things by the same names).  "ok" is not trusted: ns_run_ok
+ * counted or judged; so is a "version" other than 1 or 2 (a later format may
+ * mean other things by the same names; 2 is 1 with a deep report's rows
+ * written flat).  "ok" is not trusted: ns_run_ok
  * recomputes it from the fields it is made of; one that is not true/false
  * skips the run, one that contradicts them is a warning.  "reports" (an
  * array or null) are read back into ns_report trees (a malformed one is a
@@ -27,7 +28,9 @@
  * "signal_name" and the other informational members are ignored.
  *
  * Every step is linear in the file: a warning's line is looked up once per
- * member, not once per entry of it (100,000 broken reports).
+ * member, not once per entry of it (100,000 broken reports).  The reports
+ * are parsed one at a time (base/jsonscan.h), so reading costs the text and
+ * the reports made, not a JSON DOM of all of them.
  */
 #ifndef NPUSCOPE_RUN_READ_H
 #define NPUSCOPE_RUN_READ_H
@@ -35,8 +38,10 @@
 /* run.json is parsed by jansson, which follows JSON nesting to 2048 levels
  * (JSON_PARSER_MAX_DEPTH); a report's rows take two levels each below six
  * of the document's own, so a report nested about 1,021 rows deep is the
- * deepest a run.json can hold.  A deeper one is skipped with a warning that
- * says so (never "not valid JSON"). */
+ * deepest a run.json can hold as nested rows.  `record` writes the rows
+ * below depth 64 flat (render/tree_json.h), read back by tree_read.c; a
+ * deeper nested one, written by another tool, is skipped with a warning
+ * that says so (never "not valid JSON"). */
 #define NS_RUN_JSON_MAX_DEPTH 2048
 #define NS_RUN_JSON_MAX_ROWS 1021
 

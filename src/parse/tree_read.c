@@ -2,6 +2,9 @@
  *
  * The walk is iterative with an explicit stack, like every other walk of a
  * tree in npuscope: a 10,000-deep report must not exhaust the C stack.
+ * Rows nest as "children", or, below the depth run.json writes flat, come
+ * as one node's "rows" with their depths (render/tree_json.h): a path of
+ * the last row at each depth rebuilds the tree from them.
  */
 #include "parse/tree_read.h"
 
@@ -85,10 +88,10 @@ static const char *ns__node_types(const json_t *o) {
     json_t *v;
     json_object_foreach((json_t *)o, key, v) {
         if (json_is_number(v) || json_is_null(v)) continue; /* null children: none */
-        if (!strcmp(key, "children")) {
+        if (!strcmp(key, "children") || !strcmp(key, "rows")) {
             if (json_is_array(v)) continue;
-            snprintf(ns__why_buf, sizeof ns__why_buf, "a node's \"children\" must be an array, not %s",
-                     ns__type_word(v));
+            snprintf(ns__why_buf, sizeof ns__why_buf, "a node's \"%s\" must be an array, not %s",
+                     key, ns__type_word(v));
             return ns__why_buf;
         }
         for (int c = 0; c < NS_COL_COUNT; c++)
@@ -119,6 +122,58 @@ static int ns__fill(ns_report *r, ns_node *n, const json_t *o, int depth) {
     const json_t *kind = json_object_get(o, "kind");
     n->kind = ns__kind(json_is_string(kind) ? json_string_value(kind) : NULL, n->name, depth);
     return 0;
+}
+
+/* The rows of node n written flat (o's "rows": run.json's deep subtrees,
+ * render/tree_json.h): each a row object with its "depth", in pre-order,
+ * the first one level below n and each at most one below the one before.
+ * NULL, or the reason (n then keeps the rows read so far; the caller frees
+ * the report). */
+static const char *ns__flat_rows(ns_report *r, ns_node *n, const json_t *o) {
+    const json_t *rows = json_object_get(o, "rows");
+    if (!json_is_array(rows) || json_array_size(rows) == 0) return NULL;
+    const json_t *kids = json_object_get(o, "children");
+    if (json_is_array(kids) && json_array_size(kids))
+        return "a node has both \"children\" and \"rows\"";
+    /* path[k]: the last row read at depth n->depth + k (path[0] is n) */
+    size_t cap = 64, top = 0;
+    ns_node **path = ns_xmalloc(sizeof *path * cap);
+    path[0] = n;
+    const char *why = NULL;
+    size_t i;
+    json_t *e;
+    json_array_foreach(rows, i, e) {
+        const json_t *dj = json_object_get(e, "depth");
+        json_int_t d = json_is_integer(dj) ? json_integer_value(dj) - n->depth : 0;
+        if (!json_is_object(e) || !json_is_integer(dj)) {
+            why = "a flat row needs an object with a whole-number \"depth\"";
+        } else if (d < 1 || (size_t)d > top + 1) {
+            snprintf(ns__why_buf, sizeof ns__why_buf,
+                     "flat row %zu is at depth %lld, not from %d to %lld", i + 1,
+                     (long long)json_integer_value(dj), n->depth + 1,
+                     (long long)n->depth + (long long)top + 1);
+            why = ns__why_buf;
+        } else if (json_object_get(e, "children") || json_object_get(e, "rows")) {
+            why = "a flat row has \"children\" or \"rows\" of its own";
+        }
+        if (why) break;
+        ns_node *c = ns_report_node(r);
+        if (ns__fill(r, c, e, n->depth + (int)d) != 0) {
+            why = "a node needs an object with a string \"name\"";
+            break;
+        }
+        if ((why = ns__node_types(e))) break;
+        c->depth = n->depth + (int)d;
+        ns_node_append(path[d - 1], c);
+        top = (size_t)d;
+        if (top == cap) {
+            cap *= 2;
+            path = ns_xrealloc(path, sizeof *path * cap);
+        }
+        path[top] = c;
+    }
+    free(path);
+    return why;
 }
 
 ns_report *ns_report_from_json_new(const json_t *o, const char *file,
@@ -175,6 +230,10 @@ ns_report *ns_report_from_json_new(const json_t *o, const char *file,
     }
     r->root->kind = NS_KIND_TOTAL;
     r->root->depth = -1;
+    if ((*why = ns__flat_rows(r, r->root, root))) {
+        ns_report_free(r);
+        return NULL;
+    }
 
     /* explicit stack of (json children array, next index, parent node) */
     typedef struct { const json_t *arr; size_t next; ns_node *parent; } frame;
@@ -199,6 +258,11 @@ ns_report *ns_report_from_json_new(const json_t *o, const char *file,
         }
         n->depth = depth;
         ns_node_append(f->parent, n);
+        if ((*why = ns__flat_rows(r, n, child))) {
+            free(st);
+            ns_report_free(r);
+            return NULL;
+        }
         if (sp == cap) {
             cap *= 2;
             st = ns_xrealloc(st, sizeof *st * cap);

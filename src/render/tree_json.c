@@ -3,7 +3,11 @@
  * Values are written as printed (ns_num keeps the printed decimals), so the
  * JSON says exactly what the compiler said.  The rows are written by an
  * iterative pre-order walk: a 10,000-deep report must not exhaust the C
- * stack.  Which rows are written is the view's (model/view.c) and the
+ * stack.  Nesting is what the format is, and what a JSON reader cannot
+ * follow past its limit (jansson 2048 levels, jq 1.6 256, Python about
+ * 1000): so run.json, which npuscope must read back, has its rows below a
+ * fixed depth written flat, each with its depth (docs/formats.md 2.3,
+ * "Deep reports"); the export keeps the nesting its readers walk.  Which rows are written is the view's (model/view.c) and the
  * column keys are the model's (ns_col_json_key, shared with the reader in
  * parse/tree_read.c); this file calls no other writer.
  */
@@ -107,9 +111,9 @@ void ns_tree_json_head(ns_buf *b, const ns_report *r) {
     }
 }
 
-/* A row object up to its "children" array, left open. */
-static void ns__row_open(ns_buf *b, const ns_report *r, const ns_node *n, ns_tree_json_row_fn more,
-                         const void *ctx) {
+/* A row object's fields, from "{" to its last value, left open. */
+static void ns__row_fields(ns_buf *b, const ns_report *r, const ns_node *n,
+                           ns_tree_json_row_fn more, const void *ctx) {
     ns_buf_puts(b, "{\"name\":");
     ns_json_str(b, n->name);
     ns_buf_printf(b, ",\"kind\":\"%s\"", ns_kind_name(n->kind));
@@ -130,24 +134,50 @@ static void ns__row_open(ns_buf *b, const ns_report *r, const ns_node *n, ns_tre
     }
     if (more) more(b, n, ctx);
     if (n->line) ns_buf_printf(b, ",\"line\":%ld", n->line);
-    ns_buf_puts(b, ",\"children\":[");
 }
 
-void ns_tree_json_rows(ns_buf *b, const ns_report *r, const ns_view *v, ns_tree_json_row_fn more,
-                       const void *ctx) {
+/* A row object up to its "children" array, left open.  A row at depth
+ * `flat` (-1: none) with kept rows below it opens "rows" instead and
+ * writes them all, flat, in pre-order, each with its "depth": the array is
+ * left open as "children" would be, and the caller does not descend. */
+static void ns__row_open(ns_buf *b, const ns_report *r, const ns_view *v, const ns_node *n,
+                         int flat, ns_tree_json_row_fn more, const void *ctx) {
+    ns__row_fields(b, r, n, more, ctx);
+    const ns_node *d = flat >= 0 && n->depth == flat ? ns_view_first(v, n) : NULL;
+    if (!d) {
+        ns_buf_puts(b, ",\"children\":[");
+        return;
+    }
+    ns_buf_puts(b, ",\"rows\":[");
+    for (int first = 1; d; d = ns_view_walk(v, d, n), first = 0) {
+        if (!first) ns_buf_putc(b, ',');
+        ns__row_fields(b, r, d, more, ctx);
+        ns_buf_printf(b, ",\"depth\":%d}", d->depth);
+    }
+}
+
+int ns_tree_json_flattens(const ns_report *r, const ns_view *v, int flat) {
+    if (flat < 0) return 0;
+    for (const ns_node *n = ns_view_first(v, r->root); n; n = ns_view_walk(v, n, r->root))
+        if (n->depth > flat) return 1;
+    return 0;
+}
+
+void ns_tree_json_rows_flat(ns_buf *b, const ns_report *r, const ns_view *v, int flat,
+                            ns_tree_json_row_fn more, const void *ctx) {
     ns_buf_puts(b, ",\"total\":{\"wall_s\":");
     ns_num_put_json(b, r->root->val[NS_COL_WALL]);
     ns_buf_puts(b, ",\"user_s\":");
     ns_num_put_json(b, r->root->val[NS_COL_USER]);
     ns_buf_puts(b, "},\"root\":");
 
-    /* iterative pre-order walk; "]}" closes a row */
+    /* iterative pre-order walk; "]}" closes a row (and a flat row's "rows") */
     const ns_node *root = r->root, *n = root;
-    ns__row_open(b, r, n, more, ctx);
+    ns__row_open(b, r, v, n, flat, more, ctx);
     for (;;) {
-        const ns_node *c = ns_view_first(v, n);
+        const ns_node *c = flat >= 0 && n->depth == flat ? NULL : ns_view_first(v, n);
         if (c) {
-            ns__row_open(b, r, c, more, ctx);
+            ns__row_open(b, r, v, c, flat, more, ctx);
             n = c;
             continue;
         }
@@ -159,12 +189,22 @@ void ns_tree_json_rows(ns_buf *b, const ns_report *r, const ns_view *v, ns_tree_
         if (n == root) break;
         n = ns_view_next(v, n);
         ns_buf_putc(b, ',');
-        ns__row_open(b, r, n, more, ctx);
+        ns__row_open(b, r, v, n, flat, more, ctx);
     }
     ns_buf_putc(b, '}');
+}
+
+void ns_tree_json_rows(ns_buf *b, const ns_report *r, const ns_view *v, ns_tree_json_row_fn more,
+                       const void *ctx) {
+    ns_tree_json_rows_flat(b, r, v, -1, more, ctx);
 }
 
 void ns_json_report(ns_buf *b, const ns_report *r, const ns_view *v) {
     ns_tree_json_head(b, r);
     ns_tree_json_rows(b, r, v, NULL, NULL);
+}
+
+void ns_json_report_flat(ns_buf *b, const ns_report *r, const ns_view *v, int flat) {
+    ns_tree_json_head(b, r);
+    ns_tree_json_rows_flat(b, r, v, flat, NULL, NULL);
 }

@@ -44,8 +44,30 @@ typedef void (*ns_tree_json_row_fn)(ns_buf *b, const ns_node *n, const void *ctx
 void ns_tree_json_rows(ns_buf *b, const ns_report *r, const ns_view *v, ns_tree_json_row_fn more,
                        const void *ctx);
 
-/* One whole report object of the "reports" array: head and rows (also
- * what run.json keeps of each report). */
+/* The same, with the rows below depth `flat` (-1: none) written flat: a
+ * row at depth `flat` holds, instead of "children", "rows": every kept row
+ * under it in pre-order, each a row object without "children" and with
+ * its "depth" (0 for top-level rows, as ns_node.depth).  What run.json
+ * writes (NS_TREE_JSON_FLAT), so that no JSON reader meets more nesting
+ * than it follows; parse/tree_read.c reads both forms. */
+void ns_tree_json_rows_flat(ns_buf *b, const ns_report *r, const ns_view *v, int flat,
+                            ns_tree_json_row_fn more, const void *ctx);
+
+/* The depth whose rows run.json writes flat.  A row nests two JSON levels
+ * (its object, its "children"), and run.json six above the top-level rows,
+ * so a run.json then nests at most 8 + 2 * 64 = 136 levels: inside
+ * jansson's 2048, Python's 1000, and jq 1.6's 256, which counts an object
+ * as two (13 + 3 * 64 = 205).  No compiler's report seen nests a tenth of
+ * that; only those deeper change form. */
+#define NS_TREE_JSON_FLAT 64
+
+/* Does the view keep a row deeper than `flat` (so some rows go flat)? */
+int ns_tree_json_flattens(const ns_report *r, const ns_view *v, int flat);
+
+/* One whole report object of the "reports" array: head and rows. */
 void ns_json_report(ns_buf *b, const ns_report *r, const ns_view *v);
+/* ... and with the rows below `flat` flat: what run.json keeps of each
+ * report. */
+void ns_json_report_flat(ns_buf *b, const ns_report *r, const ns_view *v, int flat);
 
 #endif

@@ -16,9 +16,9 @@
 #      configurations were 55-78 s, quadratic).
 #   2. one run.json of BENCH_SCALE_REPORTS (default 100000) reports of 3
 #      rows (about 42 MB): `table -q`; target within 10 s of CPU and 1.5 GB
-#      of peak RSS (it was 38 s and 4.9 GB; the run.json is read whole by
-#      jansson, so the RSS is about 24x the file: the streaming reader that
-#      would bring it down is not built yet).
+#      of peak RSS (it was 38 s and 4.9 GB, then 2.5 s and 937 MiB with the
+#      run.json read whole by jansson; its reports are now parsed one at a
+#      time, 466 MiB: the text and the reports' arenas).
 #   3. diff of 300 runs a side, B 1.5x slower, BENCH_SCALE_ROWS (default
 #      500) rows: target within 5 s of CPU (200 a side on 300 rows took
 #      232 s), verdict "slower", gate exit 1.
