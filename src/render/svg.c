@@ -89,6 +89,19 @@ void ns__svg_text_cut(ns_buf *b, const char *s, size_t max) {
     ns_buf_puts(b, "\xe2\x80\xa6");
 }
 
+/* A label of at most `room` px of 12-unit text: cut (ns__svg_text_cut) to
+ * the characters that fit, the whole label then in a <title> of its own. */
+void ns__svg_label(ns_buf *b, const char *s, double room) {
+    size_t fit = room > 0 ? (size_t)(room / NS__TEXT_W) : 0;
+    if (fit < 4) fit = 4;
+    if (ns__svg_chars(s) <= fit) {
+        ns_xml_text(b, s);
+        return;
+    }
+    ns__svg_title(b, s);
+    ns__svg_text_cut(b, s, fit);
+}
+
 /* ====== Numbers and colours ====== */
 
 const char *ns_svg_num(char *buf, double v, int sig) {
@@ -129,7 +142,8 @@ void ns__svg_open_w(ns_buf *b, const char *id, const char *title, int w, int h) 
     ns_buf_puts(b, "-t\">");
     ns_xml_text(b, title);
     ns_buf_puts(b, "</title>\n<text x=\"12\" y=\"20\" font-size=\"14\" font-weight=\"600\">");
-    ns__svg_text_cut(b, title, 100);
+    /* (14-unit bold text: about 1.3 times as wide as NS__TEXT_W) */
+    ns__svg_text_cut(b, title, (size_t)((w - 24) / (NS__TEXT_W * 1.3)));
     ns_buf_puts(b, "</text>\n");
 }
 
@@ -312,7 +326,32 @@ void ns__svg_ax_log(ns__svg_ax *a, double lo, double hi, int pow2) {
     }
 }
 
-/* Grid, axis lines, ticks and their labels of a plot area. */
+/* Which tick labels of axis a to draw (keep[i] = 1): a label that would run
+ * into one already kept is left out, its tick and grid line kept.  size[i]
+ * is label i's extent along the axis, in px; labels keep `gap` px apart.
+ * On a log axis the powers of ten are placed first, so a short range ticked
+ * at every digit (0.9, 1, 2 ...) keeps its decades' labels. */
+static void ns__tick_labels(const ns__svg_ax *a, const double *size, double gap, unsigned char *keep) {
+    double pos[NS__MAX_TICKS * 4];
+    for (int i = 0; i < a->nticks; i++) {
+        pos[i] = ns__svg_map(a, a->ticks[i]);
+        keep[i] = 0;
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < a->nticks; i++) {
+            double l = a->log && a->ticks[i] > 0 ? log10(a->ticks[i]) : 0.5;
+            if (keep[i] || (pass == 0 && !(a->log && fabs(l - floor(l + 0.5)) < 1e-9))) continue;
+            int clear = 1;
+            for (int j = 0; j < a->nticks && clear; j++)
+                if (keep[j] && fabs(pos[i] - pos[j]) < (size[i] + size[j]) / 2 + gap) clear = 0;
+            keep[i] = (unsigned char)clear;
+        }
+}
+
+/* Grid, axis lines, ticks and their labels of a plot area.  Tick labels
+ * that would collide are thinned (ns__tick_labels), a category name is cut
+ * to the room between its neighbours, and an axis label to its axis's
+ * length (the whole name in the label's <title>). */
 void ns__svg_frame(ns_buf *b, const ns__svg_ax *x, const ns__svg_ax *y, const char **xcats,
                    const char *xlabel, const char *ylabel, double ylx) {
     char num[32];
@@ -344,25 +383,44 @@ void ns__svg_frame(ns_buf *b, const ns__svg_ax *x, const ns__svg_ax *y, const ch
                       px, bottom + 5);
     }
     ns_buf_puts(b, "</g>\n<g class=\"ticks\">\n");
+    double size[NS__MAX_TICKS * 4] = {0};
+    unsigned char keep[NS__MAX_TICKS * 4] = {0};
+    for (int i = 0; i < y->nticks; i++) size[i] = NS__TEXT_H;
+    ns__tick_labels(y, size, 2, keep);
     for (int i = 0; i < y->nticks; i++) {
+        if (!keep[i]) continue;
         double py = ns__svg_map(y, y->ticks[i]);
         ns_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", left - 8,
                       py + 4, ns_svg_num(num, y->ticks[i], 4));
     }
+    /* a category's name: at most 14 characters, and no wider than the
+     * room between its neighbours' centres */
+    size_t catmax = 14;
+    if (xcats && x->nticks > 1) {
+        double room = fabs(ns__svg_map(x, 1) - ns__svg_map(x, 0)) - 6;
+        size_t fit = room > 0 ? (size_t)(room / NS__TEXT_W) : 0;
+        if (fit < catmax) catmax = fit < 3 ? 3 : fit;
+    }
     for (int i = 0; i < x->nticks; i++) {
+        size_t k = xcats ? ns__svg_chars(xcats[(int)x->ticks[i]]) : strlen(ns_svg_num(num, x->ticks[i], 4));
+        size[i] = (double)(k < catmax ? k : catmax) * NS__TEXT_W;
+    }
+    ns__tick_labels(x, size, 6, keep);
+    for (int i = 0; i < x->nticks; i++) {
+        if (!keep[i]) continue;
         double px = ns__svg_map(x, x->ticks[i]);
         ns_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", px, bottom + 18);
-        if (xcats) ns__svg_text_cut(b, xcats[(int)x->ticks[i]], 14);
+        if (xcats) ns__svg_text_cut(b, xcats[(int)x->ticks[i]], catmax);
         else ns_buf_puts(b, ns_svg_num(num, x->ticks[i], 4));
         ns_buf_puts(b, "</text>\n");
     }
     ns_buf_printf(b, "<text class=\"xlabel\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
                   (left + right) / 2, bottom + 38);
-    ns_xml_text(b, xlabel);
+    ns__svg_label(b, xlabel, x->room > 0 ? x->room : right - left);
     ns_buf_printf(b, "</text>\n<text class=\"ylabel\" transform=\"translate(%.0f %.1f) rotate(-90)\" "
                      "text-anchor=\"middle\">",
                   ylx, (top + bottom) / 2);
-    ns_xml_text(b, ylabel);
+    ns__svg_label(b, ylabel, bottom - top);
     ns_buf_puts(b, "</text>\n</g>\n");
 }
 

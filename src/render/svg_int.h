@@ -21,6 +21,12 @@
 
 #define NS__W 720          /* canvas width */
 #define NS__CHAR_W 7.0     /* estimated width of one character of 12-unit text */
+/* What a label must have room for, where a label cut off or run into
+ * another is the fault: the widest average of Chromium's fallback fonts
+ * (DejaVu Sans: "wall time / precision=int8 (ratio, log scale)" 326 px,
+ * 7.25 a character; its digits 7.6), and the height of a line of it. */
+#define NS__TEXT_W 7.7     /* width of a character of 12-unit text, erring wide */
+#define NS__TEXT_H 14.0    /* height of a line of 12-unit text */
 #define NS__MAX_TICKS 12   /* upper bound on ticks per axis */
 
 /* ====== Text ====== */
@@ -30,6 +36,9 @@ size_t ns__svg_chars(const char *s);
 /* s cut to at most max characters, "…" marking a cut, escaped. */
 void ns__svg_text_cut(ns_buf *b, const char *s, size_t max);
 
+/* s as a label of at most room px (NS__TEXT_W a character): cut with "…"
+ * and the whole of s in a <title> when it is longer (inside the <text>). */
+void ns__svg_label(ns_buf *b, const char *s, double room);
 /* ====== Colours ====== */
 
 /* Text colour that reads on palette colour i (and on the grey). */
@@ -75,6 +84,7 @@ typedef struct {
     int log;    /* log axis */
     double ticks[NS__MAX_TICKS * 4]; /* tick values (data units, not log) */
     int nticks; /* entries in ticks */
+    double room; /* px the axis's label may take, centred under it (0: p1 - p0) */
 } ns__svg_ax;
 
 /* The pixel of data value v on axis a. */
