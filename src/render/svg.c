@@ -5,9 +5,12 @@
  *
  * Layout is arithmetic on a fixed canvas 720 units wide: margins, a plot
  * area, a legend laid out in columns below it.  Text widths are estimated
- * at NS__CHAR_W per character (12-unit sans-serif), which is enough to
- * keep labels from running into each other; long names are cut with an
- * ellipsis and given whole in the mark's <title>.
+ * per character (ns__svg_text_w: from DejaVu Sans, the widest font a
+ * browser is likely to draw the figures' sans-serif with, rounded up), so
+ * that a label cut to its room (ns__svg_text_fit) is neither cut off by
+ * the canvas nor run into another: tests/browser/shots.test.mjs measures
+ * every label in Chromium.  A cut name gets an ellipsis and is given whole
+ * in a <title>.
  *
  * This file draws no figure of its own and calls no other file of the
  * drawing: svg_plot.c (line plots, small multiples) and svg_bars.c (bars,
@@ -89,17 +92,49 @@ void ns__svg_text_cut(ns_buf *b, const char *s, size_t max) {
     ns_buf_puts(b, "\xe2\x80\xa6");
 }
 
-/* A label of at most `room` px of 12-unit text: cut (ns__svg_text_cut) to
- * the characters that fit, the whole label then in a <title> of its own. */
-void ns__svg_label(ns_buf *b, const char *s, double room) {
-    size_t fit = room > 0 ? (size_t)(room / NS__TEXT_W) : 0;
-    if (fit < 4) fit = 4;
-    if (ns__svg_chars(s) <= fit) {
+/* The width of one character of 12-unit text, by the byte that starts it,
+ * from DejaVu Sans (Debian's Chromium draws the page's sans-serif with it;
+ * it is among the widest): narrow, half, lower case and digits, capitals,
+ * wide; anything outside ASCII as wide as a CJK character.  Rounded up. */
+static double ns__char_w(unsigned char c) {
+    if (c >= 0x80) return 12.0;
+    if (strchr("ijlI!|'.,:;`", c)) return 3.6;
+    if (strchr("ftr()[]{}-/\\\" ", c)) return 4.8;
+    if (strchr("mwMW@%", c)) return 12.0;
+    if (strchr("=+<>~#^", c)) return 10.1;
+    if (c >= 'A' && c <= 'Z') return 9.4;
+    return 7.6;
+}
+
+double ns__svg_text_w(const char *s) {
+    double w = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xc0) != 0x80) w += ns__char_w((unsigned char)*s);
+    return w;
+}
+
+/* s in at most `room` px of 12-unit text (ns__svg_text_w): cut to the
+ * characters that fit before a "…" (12 px), the whole of s then in a
+ * <title> of its own. */
+void ns__svg_text_fit(ns_buf *b, const char *s, double room) {
+    if (ns__svg_text_w(s) <= room) {
         ns_xml_text(b, s);
         return;
     }
     ns__svg_title(b, s);
-    ns__svg_text_cut(b, s, fit);
+    double w = 12.0;
+    size_t i = 0, keep = 0;
+    int chars = 0;
+    for (; s[i]; i++) {
+        if (((unsigned char)s[i] & 0xc0) == 0x80) continue;
+        if (chars >= 1 && w + ns__char_w((unsigned char)s[i]) > room) break;
+        w += ns__char_w((unsigned char)s[i]);
+        chars++;
+        keep = i + 1;
+        while (s[keep] && ((unsigned char)s[keep] & 0xc0) == 0x80) keep++;
+    }
+    ns_xml_textn(b, s, keep);
+    ns_buf_puts(b, "\xe2\x80\xa6");
 }
 
 /* ====== Numbers and colours ====== */
@@ -200,19 +235,20 @@ const char *ns__svg_marker_tag(int shape) { return shape <= 0 || shape % NS__NSH
 int ns__svg_legend_shaped(ns_buf *b, const char **names, const int *colors, const int *shapes,
                           int n, double x0, double y0, double w, const char *kind) {
     if (n <= 0) return 0;
-    size_t longest = 0;
+    /* columns as wide as the widest name (up to 40 characters' worth), a
+     * name cut to its column with 8 px to spare */
+    double longest = 0;
     for (int i = 0; i < n; i++) {
-        size_t k = ns__svg_chars(names[i]);
+        double k = ns__svg_text_w(names[i]);
         if (k > longest) longest = k;
     }
-    if (longest > 40) longest = 40;
-    double colw = 26 + (double)longest * NS__CHAR_W;
+    if (longest > 40 * NS__TEXT_W) longest = 40 * NS__TEXT_W;
+    double colw = 26 + longest + 8;
     int cols = (int)(w / colw);
     if (cols < 1) cols = 1;
     if (cols > n) cols = n;
     colw = w / cols;
-    size_t cut = (size_t)((colw - 26) / NS__CHAR_W);
-    if (cut < 4) cut = 4;
+    double room = colw - 26 - 8 > 40 ? colw - 26 - 8 : 40;
     int rows = (n + cols - 1) / cols;
     ns_buf_printf(b, "<g class=\"legend\" aria-label=\"legend\">\n");
     for (int i = 0; i < n; i++) {
@@ -230,7 +266,7 @@ int ns__svg_legend_shaped(ns_buf *b, const char **names, const int *colors, cons
         ns_xml_text(b, names[i]);
         ns_buf_printf(b, "</title></%s><text x=\"%.1f\" y=\"%.1f\">", shaped ? (shapes[i] ? "path" : "circle") : "rect",
                       x + 18, y + 10.5);
-        ns__svg_text_cut(b, names[i], cut);
+        ns__svg_text_fit(b, names[i], room);
         ns_buf_puts(b, "</text></g>\n");
     }
     ns_buf_puts(b, "</g>\n");
@@ -393,34 +429,37 @@ void ns__svg_frame(ns_buf *b, const ns__svg_ax *x, const ns__svg_ax *y, const ch
         ns_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", left - 8,
                       py + 4, ns_svg_num(num, y->ticks[i], 4));
     }
-    /* a category's name: at most 14 characters, and no wider than the
-     * room between its neighbours' centres */
-    size_t catmax = 14;
+    /* a category's name: about 14 characters at most, and no wider than
+     * the room between its neighbours' centres */
+    double catroom = 14 * NS__TEXT_W;
     if (xcats && x->nticks > 1) {
         double room = fabs(ns__svg_map(x, 1) - ns__svg_map(x, 0)) - 6;
-        size_t fit = room > 0 ? (size_t)(room / NS__TEXT_W) : 0;
-        if (fit < catmax) catmax = fit < 3 ? 3 : fit;
+        if (room < catroom) catroom = room > 24 ? room : 24;
     }
     for (int i = 0; i < x->nticks; i++) {
-        size_t k = xcats ? ns__svg_chars(xcats[(int)x->ticks[i]]) : strlen(ns_svg_num(num, x->ticks[i], 4));
-        size[i] = (double)(k < catmax ? k : catmax) * NS__TEXT_W;
+        if (xcats) {
+            double w = ns__svg_text_w(xcats[(int)x->ticks[i]]);
+            size[i] = w < catroom ? w : catroom;
+        } else {
+            size[i] = (double)strlen(ns_svg_num(num, x->ticks[i], 4)) * NS__TEXT_W;
+        }
     }
     ns__tick_labels(x, size, 6, keep);
     for (int i = 0; i < x->nticks; i++) {
         if (!keep[i]) continue;
         double px = ns__svg_map(x, x->ticks[i]);
         ns_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", px, bottom + 18);
-        if (xcats) ns__svg_text_cut(b, xcats[(int)x->ticks[i]], catmax);
+        if (xcats) ns__svg_text_fit(b, xcats[(int)x->ticks[i]], catroom);
         else ns_buf_puts(b, ns_svg_num(num, x->ticks[i], 4));
         ns_buf_puts(b, "</text>\n");
     }
     ns_buf_printf(b, "<text class=\"xlabel\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
                   (left + right) / 2, bottom + 38);
-    ns__svg_label(b, xlabel, x->room > 0 ? x->room : right - left);
+    ns__svg_text_fit(b, xlabel, x->room > 0 ? x->room : right - left);
     ns_buf_printf(b, "</text>\n<text class=\"ylabel\" transform=\"translate(%.0f %.1f) rotate(-90)\" "
                      "text-anchor=\"middle\">",
                   ylx, (top + bottom) / 2);
-    ns__svg_label(b, ylabel, bottom - top);
+    ns__svg_text_fit(b, ylabel, bottom - top);
     ns_buf_puts(b, "</text>\n</g>\n");
 }
 

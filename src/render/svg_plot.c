@@ -332,7 +332,7 @@ void ns_svg_multi_draw(ns_buf *b, const ns_svg_multi *f) {
         ns_xml_text(b, p->title);
         ns_buf_printf(b, "\">\n<text class=\"panel-title\" x=\"%.1f\" y=\"%.1f\" font-weight=\"600\">",
                       left, y0 + 14);
-        ns__svg_text_cut(b, p->title, (size_t)((pw - 70) / NS__CHAR_W));
+        ns__svg_text_fit(b, p->title, pw - 70);
         ns_buf_puts(b, "</text>\n");
         ns__plot_body(b, p, &xa, &ya, x0 + 10);
         ns_buf_puts(b, "</g>\n");

@@ -20,7 +20,9 @@
 //   - in Playwright, every SVG figure's <text> labels: no two overlap by
 //     more than LABEL_SLACK px both ways, and none reaches out of its
 //     SVG's viewBox (where it would be cut off), boxes compared in the
-//     SVG's own coordinates.
+//     SVG's own coordinates.  Also on a third page, a real mlir-opt-22
+//     report whose pass names are 104 CamelCase characters and wide
+//     letters outside ASCII (the bars' names).
 //
 // Screenshots: shot-study.png and shot-mlir.png in the screenshots folder
 // (not committed).
@@ -33,7 +35,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { chromiumArgs, launch, npuscope, open, out, report, root, shots } from './lib.mjs';
+import { chromiumArgs, fixtures, launch, npuscope, open, out, report, root, shots } from './lib.mjs';
 
 const LABEL_SLACK = 1.5;   // px of overlap two labels may share (antialiasing, rounding)
 let browser;
@@ -70,6 +72,13 @@ before(async () => {
     { env: { ...process.env, NPUSCOPE: npuscope } }).then(() => report('shots-study', [path.join(study, 'runs')]));
   pages.mlir = exec(npuscope, ['sweep', '-q', '-o', mlir, '-n', '3', '-L', 'funcs=250,500,1000,2000',
     '--tag', 'tool=mlir-opt-22', '--', 'sh', '-c', MLIR, 'sh', '{funcs}']).then(() => report('shots-mlir', [mlir]));
+  // a real mlir-opt-22 report whose pass names are long: CamelCase of 104
+  // characters, and one outside ASCII (the label check only)
+  const log = path.join(out, 'shots-long.log');
+  fs.writeFileSync(log, fs.readFileSync(path.join(fixtures, 'mlir22-tree-st.txt'), 'utf8')
+    .replace(/  Canonicalizer$/gm, '  VeryLongPassNameThatGoesOnAndOnForeverAndEverBecauseSomeoneLikesDescriptiveNamesInTheirPipelineDefinitions')
+    .replace(/  Inliner$/gm, '  Встраивание-функций-和-内联-パス-WWWWWWWWWWMMMMMMMMMM'));
+  pages.long = Promise.resolve(report('shots-long', [log]));
   // (awaited by the tests; a failure is theirs, not an unhandled rejection)
   for (const p of Object.values(pages)) p.catch(() => {});
   browser = await launch();
@@ -240,8 +249,8 @@ function labelFaults(page) {
 
 // ====== The tests ======
 
-for (const name of ['mlir', 'study']) {
-  test(`${name}: a plain headless screenshot and DOM show every section filled`, async () => {
+for (const name of ['mlir', 'study', 'long']) {
+  if (name !== 'long') test(`${name}: a plain headless screenshot and DOM show every section filled`, async () => {
     const file = await pages[name];
     const h = await fullHeight(file);
     assert.ok(h > 2000 && h < 30000, `page height ${h}`);
