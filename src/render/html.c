@@ -19,11 +19,12 @@
  * paint another 64 ms, right when the first click came.  web/later.js then
  * builds each part from that text after the first paint, one part per task
  * (at once for a part scrolled into view, for a #fragment inside one, and
- * for printing).  With JavaScript off the same elements are shown as they
- * are, so the page still reads and prints without it.  The text is the
- * markup the parser would have read in place: every name in it went
- * through ns_xml_text, so it holds no '<' of a log's and cannot close the
- * noscript element early.
+ * for printing; and all of them before the load event on a small page, so
+ * that a tool taking the page at its load sees it whole).  With JavaScript
+ * off the same elements are shown as they are, so the page still reads and
+ * prints without it.  The text is the markup the parser would have read
+ * in place: every name in it went through ns_xml_text, so it holds no '<'
+ * of a log's and cannot close the noscript element early.
  */
 #include "render/html.h"
 

@@ -5,9 +5,12 @@
  *
  * Layout is arithmetic on a fixed canvas 720 units wide: margins, a plot
  * area, a legend laid out in columns below it.  Text widths are estimated
- * at NS__CHAR_W per character (12-unit sans-serif), which is enough to
- * keep labels from running into each other; long names are cut with an
- * ellipsis and given whole in the mark's <title>.
+ * per character (ns__svg_text_w: from DejaVu Sans, the widest font a
+ * browser is likely to draw the figures' sans-serif with, rounded up), so
+ * that a label cut to its room (ns__svg_text_fit) is neither cut off by
+ * the canvas nor run into another: tests/browser/shots.test.mjs measures
+ * every label in Chromium.  A cut name gets an ellipsis and is given whole
+ * in a <title>.
  *
  * This file draws no figure of its own and calls no other file of the
  * drawing: svg_plot.c (line plots, small multiples) and svg_bars.c (bars,
@@ -89,6 +92,51 @@ void ns__svg_text_cut(ns_buf *b, const char *s, size_t max) {
     ns_buf_puts(b, "\xe2\x80\xa6");
 }
 
+/* The width of one character of 12-unit text, by the byte that starts it,
+ * from DejaVu Sans (Debian's Chromium draws the page's sans-serif with it;
+ * it is among the widest): narrow, half, lower case and digits, capitals,
+ * wide; anything outside ASCII as wide as a CJK character.  Rounded up. */
+static double ns__char_w(unsigned char c) {
+    if (c >= 0x80) return 12.0;
+    if (strchr("ijlI!|'.,:;`", c)) return 3.6;
+    if (strchr("ftr()[]{}-/\\\" ", c)) return 4.8;
+    if (strchr("mwMW@%", c)) return 12.0;
+    if (strchr("=+<>~#^", c)) return 10.1;
+    if (c >= 'A' && c <= 'Z') return 9.4;
+    return 7.6;
+}
+
+double ns__svg_text_w(const char *s) {
+    double w = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xc0) != 0x80) w += ns__char_w((unsigned char)*s);
+    return w;
+}
+
+/* s in at most `room` px of 12-unit text (ns__svg_text_w): cut to the
+ * characters that fit before a "…" (12 px), the whole of s then in a
+ * <title> of its own. */
+void ns__svg_text_fit(ns_buf *b, const char *s, double room) {
+    if (ns__svg_text_w(s) <= room) {
+        ns_xml_text(b, s);
+        return;
+    }
+    ns__svg_title(b, s);
+    double w = 12.0;
+    size_t i = 0, keep = 0;
+    int chars = 0;
+    for (; s[i]; i++) {
+        if (((unsigned char)s[i] & 0xc0) == 0x80) continue;
+        if (chars >= 1 && w + ns__char_w((unsigned char)s[i]) > room) break;
+        w += ns__char_w((unsigned char)s[i]);
+        chars++;
+        keep = i + 1;
+        while (s[keep] && ((unsigned char)s[keep] & 0xc0) == 0x80) keep++;
+    }
+    ns_xml_textn(b, s, keep);
+    ns_buf_puts(b, "\xe2\x80\xa6");
+}
+
 /* ====== Numbers and colours ====== */
 
 const char *ns_svg_num(char *buf, double v, int sig) {
@@ -129,7 +177,8 @@ void ns__svg_open_w(ns_buf *b, const char *id, const char *title, int w, int h) 
     ns_buf_puts(b, "-t\">");
     ns_xml_text(b, title);
     ns_buf_puts(b, "</title>\n<text x=\"12\" y=\"20\" font-size=\"14\" font-weight=\"600\">");
-    ns__svg_text_cut(b, title, 100);
+    /* (14-unit bold text: about 1.3 times as wide as NS__TEXT_W) */
+    ns__svg_text_cut(b, title, (size_t)((w - 24) / (NS__TEXT_W * 1.3)));
     ns_buf_puts(b, "</text>\n");
 }
 
@@ -186,19 +235,20 @@ const char *ns__svg_marker_tag(int shape) { return shape <= 0 || shape % NS__NSH
 int ns__svg_legend_shaped(ns_buf *b, const char **names, const int *colors, const int *shapes,
                           int n, double x0, double y0, double w, const char *kind) {
     if (n <= 0) return 0;
-    size_t longest = 0;
+    /* columns as wide as the widest name (up to 40 characters' worth), a
+     * name cut to its column with 8 px to spare */
+    double longest = 0;
     for (int i = 0; i < n; i++) {
-        size_t k = ns__svg_chars(names[i]);
+        double k = ns__svg_text_w(names[i]);
         if (k > longest) longest = k;
     }
-    if (longest > 40) longest = 40;
-    double colw = 26 + (double)longest * NS__CHAR_W;
+    if (longest > 40 * NS__TEXT_W) longest = 40 * NS__TEXT_W;
+    double colw = 26 + longest + 8;
     int cols = (int)(w / colw);
     if (cols < 1) cols = 1;
     if (cols > n) cols = n;
     colw = w / cols;
-    size_t cut = (size_t)((colw - 26) / NS__CHAR_W);
-    if (cut < 4) cut = 4;
+    double room = colw - 26 - 8 > 40 ? colw - 26 - 8 : 40;
     int rows = (n + cols - 1) / cols;
     ns_buf_printf(b, "<g class=\"legend\" aria-label=\"legend\">\n");
     for (int i = 0; i < n; i++) {
@@ -216,7 +266,7 @@ int ns__svg_legend_shaped(ns_buf *b, const char **names, const int *colors, cons
         ns_xml_text(b, names[i]);
         ns_buf_printf(b, "</title></%s><text x=\"%.1f\" y=\"%.1f\">", shaped ? (shapes[i] ? "path" : "circle") : "rect",
                       x + 18, y + 10.5);
-        ns__svg_text_cut(b, names[i], cut);
+        ns__svg_text_fit(b, names[i], room);
         ns_buf_puts(b, "</text></g>\n");
     }
     ns_buf_puts(b, "</g>\n");
@@ -312,7 +362,32 @@ void ns__svg_ax_log(ns__svg_ax *a, double lo, double hi, int pow2) {
     }
 }
 
-/* Grid, axis lines, ticks and their labels of a plot area. */
+/* Which tick labels of axis a to draw (keep[i] = 1): a label that would run
+ * into one already kept is left out, its tick and grid line kept.  size[i]
+ * is label i's extent along the axis, in px; labels keep `gap` px apart.
+ * On a log axis the powers of ten are placed first, so a short range ticked
+ * at every digit (0.9, 1, 2 ...) keeps its decades' labels. */
+static void ns__tick_labels(const ns__svg_ax *a, const double *size, double gap, unsigned char *keep) {
+    double pos[NS__MAX_TICKS * 4];
+    for (int i = 0; i < a->nticks; i++) {
+        pos[i] = ns__svg_map(a, a->ticks[i]);
+        keep[i] = 0;
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < a->nticks; i++) {
+            double l = a->log && a->ticks[i] > 0 ? log10(a->ticks[i]) : 0.5;
+            if (keep[i] || (pass == 0 && !(a->log && fabs(l - floor(l + 0.5)) < 1e-9))) continue;
+            int clear = 1;
+            for (int j = 0; j < a->nticks && clear; j++)
+                if (keep[j] && fabs(pos[i] - pos[j]) < (size[i] + size[j]) / 2 + gap) clear = 0;
+            keep[i] = (unsigned char)clear;
+        }
+}
+
+/* Grid, axis lines, ticks and their labels of a plot area.  Tick labels
+ * that would collide are thinned (ns__tick_labels), a category name is cut
+ * to the room between its neighbours, and an axis label to its axis's
+ * length (the whole name in the label's <title>). */
 void ns__svg_frame(ns_buf *b, const ns__svg_ax *x, const ns__svg_ax *y, const char **xcats,
                    const char *xlabel, const char *ylabel, double ylx) {
     char num[32];
@@ -344,25 +419,47 @@ void ns__svg_frame(ns_buf *b, const ns__svg_ax *x, const ns__svg_ax *y, const ch
                       px, bottom + 5);
     }
     ns_buf_puts(b, "</g>\n<g class=\"ticks\">\n");
+    double size[NS__MAX_TICKS * 4] = {0};
+    unsigned char keep[NS__MAX_TICKS * 4] = {0};
+    for (int i = 0; i < y->nticks; i++) size[i] = NS__TEXT_H;
+    ns__tick_labels(y, size, 2, keep);
     for (int i = 0; i < y->nticks; i++) {
+        if (!keep[i]) continue;
         double py = ns__svg_map(y, y->ticks[i]);
         ns_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", left - 8,
                       py + 4, ns_svg_num(num, y->ticks[i], 4));
     }
+    /* a category's name: about 14 characters at most, and no wider than
+     * the room between its neighbours' centres */
+    double catroom = 14 * NS__TEXT_W;
+    if (xcats && x->nticks > 1) {
+        double room = fabs(ns__svg_map(x, 1) - ns__svg_map(x, 0)) - 6;
+        if (room < catroom) catroom = room > 24 ? room : 24;
+    }
     for (int i = 0; i < x->nticks; i++) {
+        if (xcats) {
+            double w = ns__svg_text_w(xcats[(int)x->ticks[i]]);
+            size[i] = w < catroom ? w : catroom;
+        } else {
+            size[i] = (double)strlen(ns_svg_num(num, x->ticks[i], 4)) * NS__TEXT_W;
+        }
+    }
+    ns__tick_labels(x, size, 6, keep);
+    for (int i = 0; i < x->nticks; i++) {
+        if (!keep[i]) continue;
         double px = ns__svg_map(x, x->ticks[i]);
         ns_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", px, bottom + 18);
-        if (xcats) ns__svg_text_cut(b, xcats[(int)x->ticks[i]], 14);
+        if (xcats) ns__svg_text_fit(b, xcats[(int)x->ticks[i]], catroom);
         else ns_buf_puts(b, ns_svg_num(num, x->ticks[i], 4));
         ns_buf_puts(b, "</text>\n");
     }
     ns_buf_printf(b, "<text class=\"xlabel\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
                   (left + right) / 2, bottom + 38);
-    ns_xml_text(b, xlabel);
+    ns__svg_text_fit(b, xlabel, x->room > 0 ? x->room : right - left);
     ns_buf_printf(b, "</text>\n<text class=\"ylabel\" transform=\"translate(%.0f %.1f) rotate(-90)\" "
                      "text-anchor=\"middle\">",
                   ylx, (top + bottom) / 2);
-    ns_xml_text(b, ylabel);
+    ns__svg_text_fit(b, ylabel, bottom - top);
     ns_buf_puts(b, "</text>\n</g>\n");
 }
 

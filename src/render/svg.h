@@ -5,7 +5,7 @@
  * the same as it shows, and every figure must also stand alone as an .svg
  * file that a paper can include.  So each figure is plain SVG text built
  * here from plain numbers: no DOM, no layout engine, no fonts to measure
- * (label widths are estimated from character counts).
+ * (label widths are estimated per character, erring wide).
  *
  * What every figure has: a <title> (the figure's) and a <title> on every
  * mark (point, bar, cell, segment, line) so that hovering says what it is;

@@ -14,16 +14,24 @@
 
 /* ====== Horizontal bars ====== */
 
-void ns_svg_bars_draw(ns_buf *b, const ns_svg_bars *f) {
-    size_t longest = 8;
-    double vmax = 0;
-    for (int i = 0; i < f->n; i++) {
-        size_t k = ns__svg_chars(f->names[i]);
-        if (k > longest) longest = k;
-        if (isfinite(f->values[i]) && f->values[i] > vmax) vmax = f->values[i];
+/* The width the names of a figure's rows take (ns__svg_text_w): the
+ * widest, at least `least` px and at most `most` (a longer one is cut). */
+static double ns__names_w(const char *const *names, int n, double least, double most) {
+    double w = least;
+    for (int i = 0; i < n; i++) {
+        double k = ns__svg_text_w(names[i]);
+        if (k > w) w = k;
     }
-    if (longest > 44) longest = 44;
-    double left = 12 + (double)longest * NS__CHAR_W + 8, right = NS__W - 110, top = 40;
+    return w < most ? w : most;
+}
+
+void ns_svg_bars_draw(ns_buf *b, const ns_svg_bars *f) {
+    double vmax = 0;
+    for (int i = 0; i < f->n; i++)
+        if (isfinite(f->values[i]) && f->values[i] > vmax) vmax = f->values[i];
+    /* the names left of the bars, the bars at least 290 px */
+    double namew = ns__names_w(f->names, f->n, 60, NS__W * 0.45);
+    double left = 12 + namew + 8, right = NS__W - 110, top = 40;
     double row = 20, bottom = top + row * (f->n > 0 ? f->n : 1);
     ns_buf scratch = {0};
     int legend_h = ns__svg_legend(&scratch, f->legend, f->legend_colors, f->nlegend, 0, 0,
@@ -52,7 +60,7 @@ void ns_svg_bars_draw(ns_buf *b, const ns_svg_bars *f) {
             ns_buf_printf(&t, ", %s%% of the total", ns_svg_num(n2, f->shares[i] * 100, 3));
         if (f->groups && f->groups[i]) ns_buf_printf(&t, ", stage %s", f->groups[i]);
         ns_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", left - 6, y + 14);
-        ns__svg_text_cut(b, f->names[i], longest);
+        ns__svg_text_fit(b, f->names[i], namew);
         ns_buf_printf(b, "</text>\n<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                          "height=\"%.1f\" fill=\"%s\">",
                       left, y + 3, w, row - 6, ns_svg_color(f->colors[i]));
@@ -88,19 +96,14 @@ static int ns__used_stages(const double *shares, int nrows, int nstages, const c
 }
 
 void ns_svg_stack_draw(ns_buf *b, const ns_svg_stack *f) {
-    size_t longest = 8;
-    for (int i = 0; i < f->nrows; i++) {
-        size_t k = ns__svg_chars(f->rows[i]);
-        if (k > longest) longest = k;
-    }
-    if (longest > 40) longest = 40;
+    double namew = ns__names_w(f->rows, f->nrows, 60, NS__W * 0.42);
     const char **lnames = ns_xcalloc((size_t)f->nstages + 1, sizeof *lnames);
     int *lcols = ns_xcalloc((size_t)f->nstages + 1, sizeof *lcols);
     int nl = ns__used_stages(f->shares, f->nrows, f->nstages, f->stages, f->colors, lnames, lcols);
     ns_buf scratch = {0};
     int legend_h = ns__svg_legend(&scratch, lnames, lcols, nl, 0, 0, NS__W - 24, "stage");
     ns_buf_free(&scratch);
-    double left = 12 + (double)longest * NS__CHAR_W + 8, right = NS__W - 24, top = 52, row = 22;
+    double left = 12 + namew + 8, right = NS__W - 24, top = 52, row = 22;
     double bottom = top + row * (f->nrows > 0 ? f->nrows : 1);
     int h = (int)(bottom + 48 + legend_h + 8);
     ns__svg_ax xa = {0}, ya = {0};
@@ -116,7 +119,7 @@ void ns_svg_stack_draw(ns_buf *b, const ns_svg_stack *f) {
     ns__svg_frame(b, &xa, &ya, NULL, "share of the compile's total time (%)", "", 16);
     if (f->rowname) {
         ns_buf_printf(b, "<text x=\"12\" y=\"%.1f\" font-weight=\"600\">", top - 6);
-        ns__svg_text_cut(b, f->rowname, 96);
+        ns__svg_text_fit(b, f->rowname, NS__W - 24);
         ns_buf_puts(b, "</text>\n");
     }
     ns_buf t = {0};
@@ -124,7 +127,7 @@ void ns_svg_stack_draw(ns_buf *b, const ns_svg_stack *f) {
     for (int r = 0; r < f->nrows; r++) {
         double y = top + row * r, x = 0;
         ns_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", left - 6, y + 15);
-        ns__svg_text_cut(b, f->rows[r], longest);
+        ns__svg_text_fit(b, f->rows[r], namew);
         ns_buf_puts(b, "</text>\n<g class=\"stack\">");
         int any = 0;
         for (int s = 0; s < f->nstages; s++) {
@@ -166,17 +169,10 @@ void ns_svg_stack_draw(ns_buf *b, const ns_svg_stack *f) {
 /* ====== Regime map ====== */
 
 void ns_svg_regime_draw(ns_buf *b, const ns_svg_regime *f) {
-    size_t ylong = 4;
-    for (int j = 0; j < f->ny; j++) {
-        size_t k = ns__svg_chars(f->yvals[j]);
-        if (k > ylong) ylong = k;
-    }
-    if (ylong > 24) ylong = 24;
-    double left = 40 + (double)ylong * NS__CHAR_W + 8, top = 70;
+    double namew = ns__names_w(f->yvals, f->ny, 30, 190);
+    double left = 40 + namew + 8, top = 70;
     double cw = (NS__W - 24 - left) / (f->nx > 0 ? f->nx : 1), ch = 30;
     if (cw > 96) cw = 96;
-    size_t xcut = (size_t)(cw / NS__CHAR_W);
-    if (xcut < 3) xcut = 3;
     /* legend: the stages that colour a cell */
     const char **lnames = ns_xcalloc((size_t)f->nstages + 1, sizeof *lnames);
     int *lcols = ns_xcalloc((size_t)f->nstages + 1, sizeof *lcols);
@@ -200,19 +196,19 @@ void ns_svg_regime_draw(ns_buf *b, const ns_svg_regime *f) {
     ns_buf_printf(b, "<text class=\"xlabel\" x=\"%.1f\" y=\"42\" text-anchor=\"middle\" "
                      "font-weight=\"600\">",
                   left + cw * f->nx / 2);
-    ns_xml_text(b, f->xname);
+    ns__svg_text_fit(b, f->xname, NS__W - 24 - left);
     ns_buf_puts(b, "</text>\n");
     for (int i = 0; i < f->nx; i++) {
         ns_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", left + cw * (i + 0.5),
                       top - 8);
-        ns__svg_text_cut(b, f->xvals[i], xcut);
+        ns__svg_text_fit(b, f->xvals[i], cw - 4 > 24 ? cw - 4 : 24);
         ns_buf_puts(b, "</text>\n");
     }
     if (f->yname) {
         ns_buf_printf(b, "<text class=\"ylabel\" transform=\"translate(18 %.1f) rotate(-90)\" "
                          "text-anchor=\"middle\" font-weight=\"600\">",
                       (top + bottom) / 2);
-        ns_xml_text(b, f->yname);
+        ns__svg_text_fit(b, f->yname, bottom - top);
         ns_buf_puts(b, "</text>\n");
     }
     ns_buf t = {0};
@@ -220,7 +216,7 @@ void ns_svg_regime_draw(ns_buf *b, const ns_svg_regime *f) {
     for (int j = 0; j < f->ny; j++) {
         double y = top + ch * j;
         ns_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", left - 6, y + ch / 2 + 4);
-        ns__svg_text_cut(b, f->yvals[j], ylong);
+        ns__svg_text_fit(b, f->yvals[j], namew);
         ns_buf_puts(b, "</text>\n");
         for (int i = 0; i < f->nx; i++) {
             size_t at = (size_t)j * (size_t)f->nx + (size_t)i;

@@ -20,7 +20,13 @@
 #include "render/svg.h"
 
 #define NS__W 720          /* canvas width */
-#define NS__CHAR_W 7.0     /* estimated width of one character of 12-unit text */
+/* A character of 12-unit text where nothing more is known of it (numbers,
+ * a name's length in characters), erring wide: DejaVu Sans, which Debian's
+ * Chromium draws sans-serif with, is 7.6 a digit, 7.25 a character of
+ * "wall time / precision=int8 (ratio, log scale)"; and a line's height.
+ * A known text is measured by ns__svg_text_w. */
+#define NS__TEXT_W 7.7     /* width of a character of 12-unit text, erring wide */
+#define NS__TEXT_H 14.0    /* height of a line of 12-unit text */
 #define NS__MAX_TICKS 12   /* upper bound on ticks per axis */
 
 /* ====== Text ====== */
@@ -30,6 +36,12 @@ size_t ns__svg_chars(const char *s);
 /* s cut to at most max characters, "…" marking a cut, escaped. */
 void ns__svg_text_cut(ns_buf *b, const char *s, size_t max);
 
+/* The estimated width of s in 12-unit text, px: per character, from the
+ * widest of the fonts a browser picks for sans-serif, erring wide. */
+double ns__svg_text_w(const char *s);
+/* s in at most room px (by ns__svg_text_w): cut with "…", and the whole of
+ * s in a <title> (inside the caller's <text>) when it is longer. */
+void ns__svg_text_fit(ns_buf *b, const char *s, double room);
 /* ====== Colours ====== */
 
 /* Text colour that reads on palette colour i (and on the grey). */
@@ -75,6 +87,7 @@ typedef struct {
     int log;    /* log axis */
     double ticks[NS__MAX_TICKS * 4]; /* tick values (data units, not log) */
     int nticks; /* entries in ticks */
+    double room; /* px the axis's label may take, centred under it (0: p1 - p0) */
 } ns__svg_ax;
 
 /* The pixel of data value v on axis a. */

@@ -15,6 +15,37 @@
 
 /* ====== Line plots ====== */
 
+/* A fitted line's label at its right end, "∝ NAME" and the exponent
+ * raised in 10-unit text: NAME cut to NS__FIT_NAME characters.  Its width
+ * and height (with the raised exponent), for the room right of the plot
+ * and the spacing of the labels. */
+#define NS__FIT_NAME 7
+#define NS__FIT_H 18.0
+static double ns__fit_label_w(const char *xname) {
+    size_t k = ns__svg_chars(xname);
+    if (k > NS__FIT_NAME) k = NS__FIT_NAME;
+    /* "∝ " and the name, then "0.69" in 10-unit text */
+    return (double)(2 + k) * NS__TEXT_W + 4 * NS__TEXT_W * 10 / 12;
+}
+
+/* The width a label centred under the plot area left..right may take
+ * inside x0..x1 (the figure, or its panel), 6 px clear of each edge. */
+static double ns__centred_room(double left, double right, double x0, double x1) {
+    double c = (left + right) / 2, half = c - x0 < x1 - c ? c - x0 : x1 - c;
+    return 2 * (half - 6);
+}
+
+/* The room right of a plot area for fit labels of x axis xname: 6 px
+ * before the widest label, 8 px after it. */
+static double ns__fit_room(const char *xname) { return 6 + ns__fit_label_w(xname) + 8; }
+
+/* Whether a series of p is fitted (it has a label at the right). */
+static int ns__any_fitted(const ns_svg_plot *p) {
+    for (int k = 0; k < p->nseries; k++)
+        if (p->series[k].fitted) return 1;
+    return 0;
+}
+
 /* Fit label positions: keep labels at least `gap` apart, in place order. */
 static void ns__spread_labels(double *y, int n, double gap, double lo, double hi) {
     int *order = ns_xcalloc((size_t)n + 1, sizeof *order);
@@ -197,7 +228,7 @@ static void ns__plot_body(ns_buf *b, const ns_svg_plot *p, const ns__svg_ax *xap
         ns_buf_puts(b, "</g>\n");
     }
     /* exponent labels at the right end of each fitted line */
-    ns__spread_labels(label_y, nlabels, 14, top + 4, bottom);
+    ns__spread_labels(label_y, nlabels, NS__FIT_H, top + 4, bottom);
     for (int i = 0; i < nlabels; i++) {
         const ns_svg_series *s = &p->series[label_k[i]];
         ns_buf_printf(b, "<text class=\"fit-label\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\" "
@@ -237,10 +268,12 @@ void ns_svg_plot_draw(ns_buf *b, const ns_svg_plot *p) {
     ns_buf scratch = {0};
     int legend_h = ns__svg_legend_shaped(&scratch, names, colors, shapes, nl, 0, 0, NS__W - 90, kind);
     ns_buf_free(&scratch);
-    double left = 78, right = NS__W - 96, top = 40, bottom = 340;
+    double room = ns__any_fitted(p) ? ns__fit_room(p->xname) : 0;
+    double left = 78, right = NS__W - (room > 96 ? room : 96), top = 40, bottom = 340;
     int h = (int)bottom + 52 + legend_h + 8;
     ns__svg_ax xa, ya;
     ns__plot_axes(p, e, left, right, top, bottom, &xa, &ya);
+    xa.room = ns__centred_room(left, right, 0, NS__W);
     ns__svg_open(b, p->id, p->title, h);
     ns__plot_body(b, p, &xa, &ya, 16);
     ns__svg_legend_shaped(b, names, colors, shapes, nl, left, bottom + 52, NS__W - left - 12, kind);
@@ -289,15 +322,17 @@ void ns_svg_multi_draw(ns_buf *b, const ns_svg_multi *f) {
         double e[4] = {all[0], all[1], INFINITY, -INFINITY};
         if (f->share_y) e[2] = all[2], e[3] = all[3];
         else ns__plot_extents(p, e), e[0] = all[0], e[1] = all[1];
-        double left = x0 + 66, right = x0 + pw - (f->fit_labels ? 84 : 14);
+        double room = f->fit_labels ? ns__fit_room(p->xname) : 0; /* the same in every panel */
+        double left = x0 + 66, right = x0 + pw - (room > 14 ? room : 14);
         double top = y0 + 26, bottom = y0 + ph - 50;
         ns__svg_ax xa, ya;
         ns__plot_axes(p, e, left, right, top, bottom, &xa, &ya);
+        xa.room = ns__centred_room(left, right, x0, x0 + pw);
         ns_buf_printf(b, "<g class=\"panel\" aria-label=\"");
         ns_xml_text(b, p->title);
         ns_buf_printf(b, "\">\n<text class=\"panel-title\" x=\"%.1f\" y=\"%.1f\" font-weight=\"600\">",
                       left, y0 + 14);
-        ns__svg_text_cut(b, p->title, (size_t)((pw - 70) / NS__CHAR_W));
+        ns__svg_text_fit(b, p->title, pw - 70);
         ns_buf_puts(b, "</text>\n");
         ns__plot_body(b, p, &xa, &ya, x0 + 10);
         ns_buf_puts(b, "</g>\n");

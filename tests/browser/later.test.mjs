@@ -4,7 +4,8 @@
 // first paint.  Checked here, with the page's clock held (Playwright's
 // page.clock: no timer and no animation frame runs until the test says):
 //
-//   - deferred for real: when the explorer is ready, no part is built yet;
+//   - deferred for real on a big page (over later.js's AT_ONCE_BYTES of
+//     parts): when the explorer is ready, no part is built yet;
 //     with the clock let go, every part is, the page is marked complete,
 //     no noscript part is left, nothing was logged or asked for;
 //   - the same page: the elements built are those the browser's own parser
@@ -16,6 +17,9 @@
 //     (beforeprint; and print media matching, which is what an emulated
 //     print sends);
 //   - a #fragment naming a figure inside a part builds it at once;
+//   - a small page is built whole before its load event, the clock held
+//     (so a tool that takes a page at its load sees every section:
+//     shots.test.mjs);
 //   - without JavaScript the parts are shown, on screen and in print;
 //   - a pass name that would close the noscript element ("</noscript>"
 //     and a script after it) is text in the chart, and nothing runs.
@@ -34,9 +38,10 @@ const HOSTILE = '</noscript><script>alert(5)</script>';
 before(async () => {
   const dir = path.join(out, 'later-sweep');
   fs.rmSync(dir, { recursive: true, force: true });
-  // 3 models x 6 windows x 4 precisions, cold and warm: a runs table of
-  // 144 rows, folded (over 100)
-  makeSweep(dir, { models: { m1: 0.5, m2: 3, m3: 14 }, repeats: 2 });
+  // 8 models x 6 windows x 4 precisions, cold and warm: a runs table of
+  // 384 rows, folded (over 100); 650 KB of parts, more than later.js
+  // builds at once
+  makeSweep(dir, { models: { m1: 0.5, m2: 1, m3: 1.5, m4: 3, m5: 7, m6: 14, m7: 32, m8: 70 }, repeats: 2 });
   sweep = report('later-sweep', [dir]);
   const log = path.join(out, 'later-hostile.log');
   const text = fs.readFileSync(path.join(fixtures, 'mlir22-tree-st.txt'), 'utf8');
@@ -107,7 +112,7 @@ test('the parts below the explorer are built after the first paint, every figure
   const src = inSource(sweep);
   assert.ok(src.parts >= 5, `${src.parts} parts`);
   assert.ok(src.figures.length >= 4, src.figures.join(' '));
-  assert.equal(src.rows, 144);
+  assert.equal(src.rows, 384);
   const { page, seen } = await held(sweep);
   let s = await state(page);
   // the explorer answers; nothing below it is built yet
@@ -129,6 +134,19 @@ test('the parts below the explorer are built after the first paint, every figure
   assert.deepEqual(seen.errors, []);
   assert.deepEqual(seen.console, []);
   assert.deepEqual(seen.requests, [pathToFileURL(sweep).href]);
+  await page.close();
+});
+
+test('a small page is built whole before its load event', async () => {
+  const src = inSource(hostile);
+  assert.ok(src.parts >= 1 && fs.statSync(hostile).size < 512 * 1024);
+  const { page, seen } = await held(hostile);
+  // the clock held: no timer, frame or idle callback has run
+  const s = await state(page);
+  assert.equal(s.left, 0);
+  assert.equal(s.complete, true);
+  assert.deepEqual(s.figures, src.figures);
+  assert.deepEqual(seen.errors, []);
   await page.close();
 });
 
@@ -178,7 +196,7 @@ test('printing builds every part first and unfolds the long table', async () => 
     assert.equal(s.left, 0, how);
     assert.equal(s.complete, true, how);
     assert.deepEqual(s.figures, inSource(sweep).figures, how);
-    assert.equal(s.rows, 144, how);
+    assert.equal(s.rows, 384, how);
     assert.deepEqual(s.folds, ['what-to-change open', 'runs-table open'], how);
     assert.deepEqual(seen.errors, []);
     await page.close();
