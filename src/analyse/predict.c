@@ -52,6 +52,24 @@ void ns_pred_digest_run(ns_pred_digest *d, const ns_run *r, const ns_field *fy,
     }
 }
 
+void ns_pred_reader_take(ns_run *r, void *ctx) {
+    ns_pred_reader *rd = ctx;
+    if (rd->n == rd->cap) {
+        rd->cap = rd->cap ? 2 * rd->cap : 64;
+        rd->runs = ns_xrealloc(rd->runs, sizeof *rd->runs * (size_t)rd->cap);
+    }
+    ns_pred_digest_run(&rd->dig, r, rd->fy, rd->sel);
+    ns_run_free_reports(r);
+    rd->runs[rd->n++] = *r;
+}
+
+void ns_pred_reader_free(ns_pred_reader *rd) {
+    for (int i = 0; i < rd->n; i++) ns_run_free(&rd->runs[i]);
+    free(rd->runs);
+    ns_pred_digest_free(&rd->dig);
+    memset(rd, 0, sizeof *rd);
+}
+
 void ns_pred_digest_free(ns_pred_digest *d) {
     for (int i = 0; i < d->n; i++) free(d->stage_v[i]);
     free(d->stage_v);

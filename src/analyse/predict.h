@@ -116,6 +116,23 @@ void ns_pred_digest_run(ns_pred_digest *d, const ns_run *r, const ns_field *fy,
                         ns_stage_sel *sel);
 void ns_pred_digest_free(ns_pred_digest *d);
 
+/* The one reader of a sweep for the predictor (predict, sweep --adaptive,
+ * report --predict): runs kept without their trees, each digested as it
+ * is read.  Set fy and sel, then hand ns_pred_reader_take to ns_runs_each
+ * with the reader as ctx. */
+typedef struct {
+    ns_run *runs;         /* runs read, trees freed (owned) */
+    int n, cap;           /* entries / allocated */
+    ns_pred_digest dig;   /* per run: y and stage times (owned) */
+    const ns_field *fy;   /* y (borrowed) */
+    ns_stage_sel *sel;    /* the stage maps (borrowed) */
+} ns_pred_reader;
+
+/* An ns_run_fn (ctx: an ns_pred_reader): digests r, frees its trees and
+ * keeps the rest of it. */
+void ns_pred_reader_take(ns_run *r, void *ctx);
+void ns_pred_reader_free(ns_pred_reader *rd);
+
 /* Build the model from the counted runs runs[0..n) (digests d, index by
  * run) of one mode; y_total: y is the report total (the stages sum to it).
  * Returns 0, or -1 with p->why set (too little data). */
