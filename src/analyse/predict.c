@@ -472,20 +472,7 @@ void ns_pred_eval(const ns_pred *p, ns_pred_point *q) {
             val[j] = 0;
             continue;
         }
-        ns_pred_row(p, pt->form, lx, q->level, row);
-        double f = 0, h = 0;
-        for (int c = 0, k = 0; c < pt->ncols; c++) {
-            if (!pt->keep[c]) continue;
-            f += row[c] * pt->beta[k];
-            for (int c2 = 0, k2 = 0; c2 < pt->ncols; c2++) {
-                if (!pt->keep[c2]) continue;
-                h += row[c] * pt->inv[k * pt->nkept + k2] * row[c2];
-                k2++;
-            }
-            k++;
-        }
-        val[j] = exp(f);
-        var[j] = pt->s * pt->s * (1 + h);
+        ns_pred_part_at(p, pt, lx, q->level, row, &val[j], &var[j]);
         if (pt->is_stage && val[j] > best) {
             best = val[j];
             q->regime = pt->name;

@@ -182,6 +182,7 @@ static void ns__render_text(ns_buf *b, const ns_pred *p, const char *yspec, cons
         const ns_pred_part *pt = &p->parts[j];
         if (pt->dropped || (!p->summed && pt->is_stage)) continue;
         ns_buf_printf(b, " %s%s", pt->name, pt->form == 1 ? " (exponents per level)" : "");
+        if (pt->has_fixed) ns_buf_printf(b, " (plus a fixed %.4g)", pt->fixed);
     }
     ns_buf_putc(b, '\n');
     for (int i = 0; i < ncl; i++)
@@ -302,6 +303,8 @@ static void ns__render_json(ns_buf *b, const ns_pred *p, const char *yspec, cons
                       (!pt->is_stage || p->summed) ? "true" : "false",
                       pt->form == 1 ? "true" : "false", pt->df);
         ns__g(b, pt->loo_rms);
+        ns_buf_puts(b, ",\"fixed_cost\":");
+        ns__g(b, pt->has_fixed ? pt->fixed : NAN);
         ns_buf_putc(b, '}');
     }
     ns_buf_puts(b, "],\"cliffs\":[");
