@@ -33,7 +33,12 @@
  * configuration-out cross-validation (the model refitted without each
  * configuration, that configuration predicted, c profiled again): a richer
  * form only where its error left out is ten per cent below the best
- * simpler one's (plain, interactions, plain with c, interactions with c).
+ * simpler one's (plain, interactions, plain with c, interactions with c),
+ * and a form with c only where it is also no worse at the ends: each
+ * numeric axis's largest and smallest value left out together and
+ * predicted from the rest (one-out errors are mostly interpolation, and a
+ * c the noise of the small sizes makes up fits inside and runs away
+ * outside).
  * The same refits give the error printed with every prediction (median
  * and worst relative error of y).  A configuration is the median of its
  * counted runs.

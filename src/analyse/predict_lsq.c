@@ -235,6 +235,8 @@ typedef struct {
     double rss;      /* residual sum of squares in ln value */
     double rss_f;    /* the same in ln(value - c), the scale of the leverage */
     double press;    /* sum of squared leave-one-out errors in ln value */
+    double xpress;   /* the same of the ends: each numeric axis's largest and
+                        smallest value left out together, predicted by the rest */
     double *loo;     /* per configuration: ln prediction without it */
 } ns__form_fit;
 
@@ -246,11 +248,69 @@ static void ns__form_free(ns__form_fit *f) {
     memset(f, 0, sizeof *f);
 }
 
+/* The ends of a form (ff->xpress): for each numeric column (1..nnum of
+ * X) the rows at its largest value, then those at its smallest, left out
+ * together and predicted by a refit of the others -- an extrapolation by
+ * one step of the axis, which is what a prediction beyond the sweep is.
+ * An end that leaves too few rows, one value of the column, or a column
+ * the left-out rows need is not checked. */
+static void ns__ends(int fixed, const double *X, int nc, int nnum, const double *lnv, int n,
+                     const unsigned char *use, ns__form_fit *ff) {
+    unsigned char *u2 = ns_xcalloc((size_t)n + 1, 1);
+    int *k2 = ns_xcalloc((size_t)nc, sizeof *k2);
+    double *b2 = ns_xcalloc((size_t)nc, sizeof *b2), *i2 = ns_xcalloc((size_t)(nc * nc), sizeof *i2);
+    ff->xpress = 0;
+    for (int j = 1; j <= nnum && j < nc; j++)
+        for (int end = 0; end < 2; end++) {
+            double e = end ? INFINITY : -INFINITY;
+            for (int i = 0; i < n; i++)
+                if (use[i]) {
+                    double v = X[(size_t)i * (size_t)nc + j];
+                    if (end ? v < e : v > e) e = v;
+                }
+            double other = NAN;
+            int left = 0, two = 0;
+            for (int i = 0; i < n; i++) {
+                u2[i] = use[i] && X[(size_t)i * (size_t)nc + j] != e;
+                if (!u2[i]) continue;
+                left++;
+                if (isnan(other)) other = X[(size_t)i * (size_t)nc + j];
+                else if (X[(size_t)i * (size_t)nc + j] != other) two = 1;
+            }
+            double c2 = 0, rss2, rf2;
+            int nk2 = !two ? -1
+                      : fixed ? ns__lsq_fixed(X, lnv, n, nc, u2, k2, b2, i2, &c2, &rss2, &rf2)
+                              : ns__lsq(X, lnv, n, nc, u2, k2, b2, i2, &rss2);
+            if (nk2 < 0 || left < nk2 + 1) continue;
+            int fine = 1;
+            for (int c = 0; c < nc && fine; c++) {
+                if (k2[c]) continue;
+                double kept = NAN;
+                for (int i = 0; i < n && fine; i++) {
+                    if (!use[i]) continue;
+                    double v = X[(size_t)i * (size_t)nc + c];
+                    if (isnan(kept)) kept = v;
+                    else if (v != kept) fine = 0;
+                }
+            }
+            if (!fine) continue;
+            for (int i = 0; i < n; i++) {
+                if (!use[i] || u2[i]) continue;
+                double d = lnv[i] - ns__ln_fixed(c2, ns__dot_kept(X + (size_t)i * (size_t)nc, k2, nc, b2));
+                ff->xpress += d * d;
+            }
+        }
+    free(u2);
+    free(k2);
+    free(b2);
+    free(i2);
+}
+
 /* Fit a form's columns X (with a fixed cost when `fixed`) and check it by
- * leaving each used row out.  Returns 0, or -1 when it cannot be fitted
- * or checked. */
-static int ns__try_form(int fixed, const double *X, int nc, const double *lnv, int n, int nused,
-                        ns__form_fit *ff) {
+ * leaving each used row out, and at its ends.  Returns 0, or -1 when it
+ * cannot be fitted or checked. */
+static int ns__try_form(int fixed, const double *X, int nc, int nnum, const double *lnv, int n,
+                        int nused, ns__form_fit *ff) {
     unsigned char *use = ns_xcalloc((size_t)n + 1, 1);
     for (int i = 0; i < n; i++) use[i] = !isnan(lnv[i]);
     ff->keep = ns_xcalloc((size_t)nc, sizeof *ff->keep);
@@ -293,6 +353,7 @@ static int ns__try_form(int fixed, const double *X, int nc, const double *lnv, i
         ff->loo[i] = ns__ln_fixed(c2, ns__dot_kept(X + (size_t)i * (size_t)nc, k2, nc, b2));
         ff->press += (lnv[i] - ff->loo[i]) * (lnv[i] - ff->loo[i]);
     }
+    ns__ends(fixed, X, nc, nnum, lnv, n, use, ff);
     rc = 0;
 out:
     free(use);
@@ -325,11 +386,15 @@ int ns_pred_fit_part(ns_pred *p, ns_pred_part *part, const double *lnv, const do
             ns_pred_row(p, form, lx + (size_t)i * (size_t)p->naxes, lv + (size_t)i * (size_t)p->naxes,
                         X + (size_t)i * (size_t)nc);
         ns__form_fit ff = {0};
-        int ok = ns__try_form(fixed, X, nc, lnv, n, nused, &ff) == 0;
+        int ok = ns__try_form(fixed, X, nc, nnum, lnv, n, nused, &ff) == 0;
         free(X);
         /* a richer form only when it checks clearly better: ten per cent
-         * less squared error left out than the best simpler one */
-        if (ok && (best_form < 0 || ff.press < 0.9 * best.press)) {
+         * less squared error left out than the best simpler one; a fixed
+         * cost, which matters most beyond the data, also no worse at the
+         * ends (the one-out check is mostly interpolation, and an ill-
+         * determined c can fit inside and run away outside) */
+        if (ok && (best_form < 0 || (ff.press < 0.9 * best.press &&
+                                     (!fixed || ff.xpress <= best.xpress)))) {
             ns__form_free(&best);
             best = ff;
             best_form = form;
