@@ -52,6 +52,24 @@ void ns_pred_digest_run(ns_pred_digest *d, const ns_run *r, const ns_field *fy,
     }
 }
 
+void ns_pred_reader_take(ns_run *r, void *ctx) {
+    ns_pred_reader *rd = ctx;
+    if (rd->n == rd->cap) {
+        rd->cap = rd->cap ? 2 * rd->cap : 64;
+        rd->runs = ns_xrealloc(rd->runs, sizeof *rd->runs * (size_t)rd->cap);
+    }
+    ns_pred_digest_run(&rd->dig, r, rd->fy, rd->sel);
+    ns_run_free_reports(r);
+    rd->runs[rd->n++] = *r;
+}
+
+void ns_pred_reader_free(ns_pred_reader *rd) {
+    for (int i = 0; i < rd->n; i++) ns_run_free(&rd->runs[i]);
+    free(rd->runs);
+    ns_pred_digest_free(&rd->dig);
+    memset(rd, 0, sizeof *rd);
+}
+
 void ns_pred_digest_free(ns_pred_digest *d) {
     for (int i = 0; i < d->n; i++) free(d->stage_v[i]);
     free(d->stage_v);
@@ -454,20 +472,7 @@ void ns_pred_eval(const ns_pred *p, ns_pred_point *q) {
             val[j] = 0;
             continue;
         }
-        ns_pred_row(p, pt->form, lx, q->level, row);
-        double f = 0, h = 0;
-        for (int c = 0, k = 0; c < pt->ncols; c++) {
-            if (!pt->keep[c]) continue;
-            f += row[c] * pt->beta[k];
-            for (int c2 = 0, k2 = 0; c2 < pt->ncols; c2++) {
-                if (!pt->keep[c2]) continue;
-                h += row[c] * pt->inv[k * pt->nkept + k2] * row[c2];
-                k2++;
-            }
-            k++;
-        }
-        val[j] = exp(f);
-        var[j] = pt->s * pt->s * (1 + h);
+        ns_pred_part_at(p, pt, lx, q->level, row, &val[j], &var[j]);
         if (pt->is_stage && val[j] > best) {
             best = val[j];
             q->regime = pt->name;

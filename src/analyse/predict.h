@@ -10,23 +10,45 @@
  * numeric axes in log space (a tag whose values are all positive numbers,
  * or the model's size in billions read off a `model` tag), categorical
  * ones (precision, pipeline) as factors; the bracketed interaction lets
- * fp16 grow with size at its own exponent.  The parts are summed and
- * multiplied by the ratio of y to that sum (a part of its own, modelled
+ * fp16 grow with size at its own exponent.  Either form may also have a
+ * fixed cost c >= 0 beside its power law,
+ *     part = c + exp(the log-linear model above),
+ * the cost a process pays whatever the size (loading and registering a
+ * compiler: about 0.02 s of mlir-opt's CPU time, two thirds of compiling
+ * a thousand empty functions).  It is what bends a log-log line upward:
+ * the local slope of c + a x^b rises from near 0 toward b as x grows, so
+ * a power law fitted to the small sizes of a sweep has too small an
+ * exponent and falls short at the large ones (mlir-opt's instruction
+ * counts, 1k..16k functions, are a constant plus a linear term to 0.2 %).
+ * c is profiled: the c in [0, 0.985 of the smallest value) whose fit of
+ * ln(part - c) leaves the least squared error in ln part.
+ *
+ * The parts are summed and multiplied by the ratio of y to that sum (a part of its own, modelled
  * the same way: Rest, the import, a process's start).  A part that is zero
  * in every configuration of a categorical level (a pipeline without a
  * lowering) is zero there.  y other than the report total (wall, peak, a
  * pass or a stage) is one part; the stages still give the regime.
  *
- * Which of the two forms each part takes is chosen by leave-one-
+ * Which of the four forms each part takes is chosen by leave-one-
  * configuration-out cross-validation (the model refitted without each
- * configuration, that configuration predicted): the form with the smaller
- * error, the plain one on a tie.  The same refits give the error printed
- * with every prediction (median and worst relative error of y).  A
- * configuration is the median of its counted runs.
+ * configuration, that configuration predicted, c profiled again): a richer
+ * form only where its error left out is ten per cent below the best
+ * simpler one's (plain, interactions, plain with c, interactions with c),
+ * and a form with c only where it is also no worse at the ends: each
+ * numeric axis's largest and smallest value left out together and
+ * predicted from the rest (one-out errors are mostly interpolation, and a
+ * c the noise of the small sizes makes up fits inside and runs away
+ * outside).
+ * The same refits give the error printed with every prediction (median
+ * and worst relative error of y).  A configuration is the median of its
+ * counted runs.
  *
  * The interval (level 0.9 by default) is the usual one of a linear model's
- * prediction in log space, s^2 (1 + leverage), per part, with s taken as
- * the larger of the fit's residual error and its cross-validated one, the
+ * prediction in log space, s^2 (1 + leverage), per part (with a fixed
+ * cost: s^2 + (w s_f)^2 leverage, s_f the residual error in ln(part - c)
+ * and w = (part - c) / part, so the fit's uncertainty grows with the
+ * distance from the measured points as it does without one), with s
+ * taken as the larger of the fit's residual error and its cross-validated one, the
  * parts' variances added with their weights in the sum, a Student t with
  * the smallest of the parts' degrees of freedom.  It holds for the machine
  * and environment the sweep ran on.
@@ -41,7 +63,10 @@
  * Ownership: an ns_pred owns everything in it, names included.  Left out:
  * the workload facts as a step of the chain (a fact that is a power law of
  * the axes makes its stage one too, so the direct form is the same model),
- * curvature terms (they do not extrapolate), and weights by repeat counts.
+ * curvature terms in log space (they do not extrapolate: a quadratic in
+ * ln x bends the wrong way as soon as it leaves the data, where a fixed
+ * cost only straightens toward its power law), and weights by repeat
+ * counts.
  */
 #ifndef NPUSCOPE_PREDICT_H
 #define NPUSCOPE_PREDICT_H
@@ -78,7 +103,10 @@ typedef struct {
     int ncols;         /* columns of the form */
     int nkept;         /* entries of beta */
     int df;            /* configurations minus parameters */
+    int has_fixed;     /* the form has a fixed cost: value = fixed + exp(row . beta) */
+    double fixed;      /* that cost (0 without) */
     double s;          /* noise in ln: max(residual s, cross-validated rms) */
+    double s_f;        /* the fit's residual s in ln(value - fixed), at least s */
     double loo_rms;    /* cross-validated rms error in ln */
     unsigned char *absent; /* per configuration: zero there by its level (owned) */
     int dropped;       /* left out of the sum: neither positive nor absent by level */
@@ -115,6 +143,23 @@ typedef struct {
 void ns_pred_digest_run(ns_pred_digest *d, const ns_run *r, const ns_field *fy,
                         ns_stage_sel *sel);
 void ns_pred_digest_free(ns_pred_digest *d);
+
+/* The one reader of a sweep for the predictor (predict, sweep --adaptive,
+ * report --predict): runs kept without their trees, each digested as it
+ * is read.  Set fy and sel, then hand ns_pred_reader_take to ns_runs_each
+ * with the reader as ctx. */
+typedef struct {
+    ns_run *runs;         /* runs read, trees freed (owned) */
+    int n, cap;           /* entries / allocated */
+    ns_pred_digest dig;   /* per run: y and stage times (owned) */
+    const ns_field *fy;   /* y (borrowed) */
+    ns_stage_sel *sel;    /* the stage maps (borrowed) */
+} ns_pred_reader;
+
+/* An ns_run_fn (ctx: an ns_pred_reader): digests r, frees its trees and
+ * keeps the rest of it. */
+void ns_pred_reader_take(ns_run *r, void *ctx);
+void ns_pred_reader_free(ns_pred_reader *rd);
 
 /* Build the model from the counted runs runs[0..n) (digests d, index by
  * run) of one mode; y_total: y is the report total (the stages sum to it).

@@ -22,4 +22,9 @@ void ns_pred_row(const ns_pred *p, int form, const double *lx, const int *level,
 int ns_pred_fit_part(ns_pred *p, ns_pred_part *part, const double *lnv, const double *lx,
                      const int *lv, double *loo_ln);
 
+/* A part's value at a point and the variance of its ln (noise plus the
+ * fit's uncertainty there); row: scratch of ns_pred_ncols(p, 1). */
+void ns_pred_part_at(const ns_pred *p, const ns_pred_part *pt, const double *lx, const int *level,
+                     double *row, double *val, double *var);
+
 #endif

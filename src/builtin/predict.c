@@ -30,27 +30,6 @@
 enum { NS__PRED_TEXT, NS__PRED_JSON };
 static const char *const ns__pred_formats[] = {"text", "json", NULL};
 
-/* ====== Reading ====== */
-
-typedef struct {
-    ns_run *runs;          /* runs read, trees freed (owned) */
-    int n, cap;            /* entries / allocated */
-    ns_pred_digest dig;    /* per run: y and stage times */
-    const ns_field *fy;    /* --y */
-    ns_stage_sel *sel;     /* the stage maps */
-} ns__pred_reader;
-
-static void ns__pred_take(ns_run *r, void *ctx) {
-    ns__pred_reader *rd = ctx;
-    if (rd->n == rd->cap) {
-        rd->cap = rd->cap ? 2 * rd->cap : 64;
-        rd->runs = ns_xrealloc(rd->runs, sizeof *rd->runs * (size_t)rd->cap);
-    }
-    ns_pred_digest_run(&rd->dig, r, rd->fy, rd->sel);
-    ns_run_free_reports(r);
-    rd->runs[rd->n++] = *r;
-}
-
 /* ====== Numbers ====== */
 
 static void ns__g(ns_buf *b, double v) {
@@ -203,6 +182,7 @@ static void ns__render_text(ns_buf *b, const ns_pred *p, const char *yspec, cons
         const ns_pred_part *pt = &p->parts[j];
         if (pt->dropped || (!p->summed && pt->is_stage)) continue;
         ns_buf_printf(b, " %s%s", pt->name, pt->form == 1 ? " (exponents per level)" : "");
+        if (pt->has_fixed) ns_buf_printf(b, " (plus a fixed %.4g)", pt->fixed);
     }
     ns_buf_putc(b, '\n');
     for (int i = 0; i < ncl; i++)
@@ -323,6 +303,8 @@ static void ns__render_json(ns_buf *b, const ns_pred *p, const char *yspec, cons
                       (!pt->is_stage || p->summed) ? "true" : "false",
                       pt->form == 1 ? "true" : "false", pt->df);
         ns__g(b, pt->loo_rms);
+        ns_buf_puts(b, ",\"fixed_cost\":");
+        ns__g(b, pt->has_fixed ? pt->fixed : NAN);
         ns_buf_putc(b, '}');
     }
     ns_buf_puts(b, "],\"cliffs\":[");
@@ -491,7 +473,7 @@ int ns_cmd_predict(int argc, char **argv) {
     char **inputs = ns_xcalloc((size_t)argc + 1, sizeof *inputs);
     int ninputs = 0, nans = 0, ncl = 0;
     ns_stage_sel stages = {0};
-    ns__pred_reader rd = {0};
+    ns_pred_reader rd = {0};
     ns_pred p = {0};
     ns__answer *ans = NULL;
     ns_pred_cliff *cl = NULL;
@@ -554,7 +536,7 @@ int ns_cmd_predict(int argc, char **argv) {
     rd.fy = &fy;
     rd.sel = &stages;
     for (int i = 0; i < ninputs; i++)
-        if (ns_runs_each(inputs[i], ns__pred_take, &rd) < 0) rc = NS_EXIT_USAGE;
+        if (ns_runs_each(inputs[i], ns_pred_reader_take, &rd) < 0) rc = NS_EXIT_USAGE;
     if (rc) goto out;
     /* the counted runs of one mode */
     idx = ns_xcalloc((size_t)rd.n + 1, sizeof *idx);
@@ -663,9 +645,7 @@ out:
     ns_pred_free(&p);
     for (int i = 0; i < ats.n; i++) ns_kv_free(&ats.ats[i]);
     free(ats.ats);
-    for (int i = 0; i < rd.n; i++) ns_run_free(&rd.runs[i]);
-    free(rd.runs);
-    ns_pred_digest_free(&rd.dig);
+    ns_pred_reader_free(&rd);
     ns_stage_sel_free(&stages);
     free(idx);
     free(runs);

@@ -16,24 +16,7 @@
 
 /* ====== Reading the folder ====== */
 
-typedef struct {
-    ns_run *runs;        /* runs read, trees freed (owned) */
-    int n, cap;          /* entries / allocated */
-    ns_pred_digest dig;  /* y and stages per run */
-    const ns_field *fy;  /* total */
-    ns_stage_sel *sel;   /* automatic stage maps */
-} ns__ad_reader;
-
-static void ns__ad_take(ns_run *r, void *ctx) {
-    ns__ad_reader *rd = ctx;
-    if (rd->n == rd->cap) {
-        rd->cap = rd->cap ? 2 * rd->cap : 64;
-        rd->runs = ns_xrealloc(rd->runs, sizeof *rd->runs * (size_t)rd->cap);
-    }
-    ns_pred_digest_run(&rd->dig, r, rd->fy, rd->sel);
-    ns_run_free_reports(r);
-    rd->runs[rd->n++] = *r;
-}
+/* The folder is read by analyse/predict.h's ns_pred_reader. */
 
 /* The grid's configuration of a run's tags, or -1 (not of this grid). */
 static long ns__config_of(const ns_axes *a, const ns_run *r) {
@@ -71,13 +54,13 @@ int ns_adaptive_next(const ns_adaptive *ad, ns_plan *plan, size_t k) {
     ns_stage_sel sel = {0};
     ns_stage_sel_init(&sel, NULL);
     fy.stages = &sel;
-    ns__ad_reader rd;
+    ns_pred_reader rd;
     memset(&rd, 0, sizeof rd);
     rd.fy = &fy;
     rd.sel = &sel;
     struct stat st;
     ns_runs_forget(); /* the folder read afresh: the runs of the last look are not duplicates */
-    if (stat(ad->dir, &st) == 0 && S_ISDIR(st.st_mode)) ns_runs_each(ad->dir, ns__ad_take, &rd);
+    if (stat(ad->dir, &st) == 0 && S_ISDIR(st.st_mode)) ns_runs_each(ad->dir, ns_pred_reader_take, &rd);
     const ns_run **runs = ns_xcalloc((size_t)rd.n + 1, sizeof *runs);
     int *use = ns_xcalloc((size_t)rd.n + 1, sizeof *use), nuse = 0;
     for (int i = 0; i < rd.n; i++) {
@@ -196,9 +179,7 @@ out:
     }
     ns_buf_free(&msg);
     ns_pred_free(&p);
-    for (int i = 0; i < rd.n; i++) ns_run_free(&rd.runs[i]);
-    free(rd.runs);
-    ns_pred_digest_free(&rd.dig);
+    ns_pred_reader_free(&rd);
     ns_stage_sel_free(&sel);
     free(runs);
     free(use);

@@ -17,39 +17,20 @@
 #include <string.h>
 #include <sys/stat.h>
 
-typedef struct {
-    ns_run *runs;        /* runs read, trees freed (owned) */
-    int n, cap;          /* entries / allocated */
-    ns_pred_digest dig;  /* y and stages per run */
-    const ns_field *fy;  /* total */
-    ns_stage_sel *sel;   /* the page's stage maps */
-} ns__pr_reader;
-
-static void ns__pr_take(ns_run *r, void *ctx) {
-    ns__pr_reader *rd = ctx;
-    if (rd->n == rd->cap) {
-        rd->cap = rd->cap ? 2 * rd->cap : 64;
-        rd->runs = ns_xrealloc(rd->runs, sizeof *rd->runs * (size_t)rd->cap);
-    }
-    ns_pred_digest_run(&rd->dig, r, rd->fy, rd->sel);
-    ns_run_free_reports(r);
-    rd->runs[rd->n++] = *r;
-}
-
 int ns__report_predict(ns_page *page, char **inputs, int ninputs, const char *const *specs,
                        int nspecs, ns_stage_sel *sel) {
     ns_field fy;
     const char *why;
     ns_field_parse("total", 0, &fy, &why);
     fy.stages = sel;
-    ns__pr_reader rd;
+    ns_pred_reader rd;
     memset(&rd, 0, sizeof rd);
     rd.fy = &fy;
     rd.sel = sel;
     ns_runs_forget(); /* the page read these runs once already: a second reading, not duplicates */
     for (int i = 0; i < ninputs; i++) {
         struct stat st;
-        if (stat(inputs[i], &st) == 0 && S_ISDIR(st.st_mode)) ns_runs_each(inputs[i], ns__pr_take, &rd);
+        if (stat(inputs[i], &st) == 0 && S_ISDIR(st.st_mode)) ns_runs_each(inputs[i], ns_pred_reader_take, &rd);
     }
     const char *mode = NULL;
     for (int i = 0; i < rd.n; i++)
@@ -122,9 +103,7 @@ out:
     free(label);
     free(whys);
     ns_pred_free(&p);
-    for (int i = 0; i < rd.n; i++) ns_run_free(&rd.runs[i]);
-    free(rd.runs);
-    ns_pred_digest_free(&rd.dig);
+    ns_pred_reader_free(&rd);
     free(runs);
     free(idx);
     return rc;
