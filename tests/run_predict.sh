@@ -18,13 +18,21 @@
 #     --predict's figures and table;
 #   - (full tier) real mlir-opt-22 compiles of 1k..8k functions predicting
 #     16k and 32k within 20 % of their measured medians.
-# Needs python3 and jq.  Sourced by tests/run.sh, or run alone:
-#   bash -c '. tests/lib.sh; . tests/run_predict.sh; finish'
+# Needs python3 and jq.  Sourced by tests/run.sh, run beside it (the fast
+# tier), or run alone: bash tests/run_predict.sh (TIER=full for the full
+# tier's part)
 # Owns nothing but $TMP/predict.
 # EXPECT_* make a check fail on purpose (a wrong expectation):
 # EXPECT_PRED_WITHIN=0.0001, EXPECT_PRED_COVER=1.01, EXPECT_CLIFF_AT=9000,
 # EXPECT_REGIMES=1.01, EXPECT_MEASURED_CELLS=19, EXPECT_BUDGET=31,
 # EXPECT_FIXED_WITHIN=0.0001, EXPECT_REAL_WITHIN=0.0001.
+
+if [ -z "${NS_LIB:-}" ]; then # run alone, not sourced by run.sh
+    cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
+    # shellcheck source=tests/lib.sh
+    . tests/lib.sh
+    pred_alone=1
+fi
 
 PRED=$TMP/predict
 mkdir -p "$PRED"
@@ -397,3 +405,5 @@ elif [ -z "${PREDICT_REAL:-}" ]; then
 else
     check "predict: real mlir-opt-22, sizes 1k..8k, two pipelines: 16k and 32k within 20 % of the measured medians, inside the interval, extrapolation flagged" pred_real
 fi
+
+if [ -n "${pred_alone:-}" ]; then finish; fi
