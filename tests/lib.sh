@@ -49,6 +49,13 @@ wait_for() {
         sleep 0.05
     done
 }
+# all_exist FILE...: true when every FILE exists.  A background job that
+# must be joined says it is done in a file, and the joiner waits for the
+# file (wait_for ... all_exist): `wait PID` on a job that ended minutes ago
+# is unsafe -- over a whole make check the process ids wrap (pid_max is
+# often 32768), and a new child given the same id makes bash forget the
+# old job's status ("wait: pid N is not a child of this shell").
+all_exist() { local f; for f; do [ -e "$f" ] || return 1; done; }
 # text for people fits $COLUMNS (src/cli/cli.h): a test gets every column
 # unless it sets a width itself
 unset COLUMNS

@@ -155,27 +155,7 @@ rb_errors() {
 }
 check "report: exit codes 1 (nothing found) and 2 (usage, unreadable input, unwritable output)" rb_errors
 
-if [ -z "${NPUSCOPE_INNER:-}" ] && [ "${TIER:-full}" != full ]; then
-    skip "report under ASan+UBSan (a sanitizer build: make check)"
-elif [ -z "${NPUSCOPE_INNER:-}" ]; then
-    rb_asan() {
-        # shellcheck disable=SC2086
-        make -s ${NS_J:-} BUILD=build-asan SANITIZE=1 build-asan/npuscope >/dev/null || return 1
-        local f rc
-        { head -n 6 "$FIX/mlir22-tree-st.txt"
-          awk 'BEGIN { for (i = 0; i < 10000; i++) { printf "    0.0001 (  0.0%%)  "; for (j = 0; j < i; j++) printf "  "; print "P" i } }'
-        } >"$RB/deep.log"
-        for f in "$FIX/noisy-build.log" "$FIX/constructed-npuw-7.log" "$FIX/clang22-ftime-trace.json" \
-                 "$RB/hostile.log" "$RB/deep.log" tests/runs; do
-            ./build-asan/npuscope report -q -o "$RB/asan.html" --svg-dir "$RB/asan-svg" "$f" 2>"$RB/asan.err"; rc=$?
-            [ $rc -eq 0 ] && ! grep -q 'runtime error\|Sanitizer' "$RB/asan.err" ||
-                { echo "$f: exit $rc"; head -30 "$RB/asan.err"; return 1; }
-        done
-        ./build-asan/npuscope report -q -o "$RB/asan.html" --a model=m1 --b model=m2 --baseline window=128 tests/runs 2>"$RB/asan.err" ||
-            { head -30 "$RB/asan.err"; return 1; }
-    }
-    check "report under ASan+UBSan: logs, traces, deep trees, run folders, diff" rb_asan
-fi
+# (the report under gcc's ASan+UBSan build: tests/run_builds.sh, section 7)
 
 # ---------------------------------------------------------------- browser
 # What the browser tests need: node and npm (Debian's nodejs, npm) and

@@ -2,11 +2,12 @@
 # run_builds.sh -- section 7 of the suite, the other builds: Debian's clang
 # and clang-22 with warnings as errors (newer compilers warn about more), a
 # portable build without the SSE2 fast path, and gcc's ASan+UBSan build
-# against each input in the formats the sanitized inner suite does not run.
-# tests/run.sh starts it in the background once the load check is over,
-# beside the analyses and tests/run_tsan.sh (on two cores the builds and
-# the serial sanitizer loop fill the core the rest leaves idle), and joins
-# its counts and times ("beside: 7. ...") at the end.  Alone:
+# against each input in the formats the sanitized inner suite does not run,
+# and the report page under it.
+# tests/run.sh starts it in the background as the load check starts (the
+# load check's slowed pages leave CPU idle, and nothing here races a
+# clock), and joins its counts and times ("beside: 7. ...") at the end.
+# Alone:
 #   bash tests/run_builds.sh
 # Full tier only; its own lib.sh, temporary folder and summary line.
 
@@ -93,7 +94,30 @@ asan() {
     export TMP
     xargs -0 -n 2 -P "$(nproc 2>/dev/null || echo 1)" bash -c 'asan_one "$1" "$2" || exit 255' sh <"$TMP/asan.pairs"
 }
+# The report page under the same build: logs, a trace, pass names that
+# would be markup, a 10,000-deep tree, run folders and a diff (after the
+# pass above, which built it)
+rb_asan() {
+    local f rc RB=$TMP/report
+    mkdir -p "$RB"
+    # (pass names that would be markup: tests/run_browser.sh's rb_hostile)
+    sed -e 's/Canonicalizer$/<script>alert(1)<\/script>/' \
+        -e 's/  LoopInvariantCodeMotion$/  "><img src=x onerror=alert(2)>/' \
+        -e 's/  Inliner$/  <\/script>/' "$FIX/mlir22-tree-st.txt" >"$RB/hostile.log"
+    { head -n 6 "$FIX/mlir22-tree-st.txt"
+      awk 'BEGIN { for (i = 0; i < 10000; i++) { printf "    0.0001 (  0.0%%)  "; for (j = 0; j < i; j++) printf "  "; print "P" i } }'
+    } >"$RB/deep.log"
+    for f in "$FIX/noisy-build.log" "$FIX/constructed-npuw-7.log" "$FIX/clang22-ftime-trace.json" \
+             "$RB/hostile.log" "$RB/deep.log" tests/runs; do
+        ./build-asan/npuscope report -q -o "$RB/asan.html" --svg-dir "$RB/asan-svg" "$f" 2>"$RB/asan.err"; rc=$?
+        [ $rc -eq 0 ] && ! grep -q 'runtime error\|Sanitizer' "$RB/asan.err" ||
+            { echo "$f: exit $rc"; head -30 "$RB/asan.err"; return 1; }
+    done
+    ./build-asan/npuscope report -q -o "$RB/asan.html" --a model=m1 --b model=m2 --baseline window=128 tests/runs 2>"$RB/asan.err" ||
+        { head -30 "$RB/asan.err"; return 1; }
+}
 group "7. ASan+UBSan (gcc): unit tests, what the inner run does not reach"
 check "ASan+UBSan (-Werror): unit tests, and each fixture and bad input in the formats the sanitized suite does not run" asan
+check "report under ASan+UBSan: logs, traces, deep trees, run folders, diff" rb_asan
 
 finish

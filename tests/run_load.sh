@@ -65,13 +65,14 @@ else
     if ! wait_for 60 ld_busy "$ld_pid"; then
         bad "load: stress-ng did not start $LD_LOOPS busy loops"
     else
-        ld_pids=()
+        ld_rcs=()
         for ld_k in $(seq 1 "$LD_ROUNDS"); do
             if [ "$ld_k" -eq "$LD_ROUNDS" ]; then ld_round "$ld_k" "$LD_SLOW" &
             else ld_round "$ld_k" 1 & fi
-            ld_pids+=($!)
+            ld_rcs+=("$TMP/load-$ld_k.rc")
         done
-        wait "${ld_pids[@]}"
+        # (each round's rc file, not `wait PID`: all_exist in tests/lib.sh)
+        wait_for 3600 all_exist "${ld_rcs[@]}"
         for ld_k in $(seq 1 "$LD_ROUNDS"); do
             tally "load round $ld_k of $LD_ROUNDS" ns_replay "$TMP/load-$ld_k"
             [ "$prog_fail" -eq 0 ] && [ -z "$prog_why" ] ||

@@ -110,26 +110,36 @@ pred_contract() {
         .predictions[1].extrapolation_by.model == 2' "$PRED/c.json"
 }
 
+# pred_fake_report: $PRED/report.sh T, what the fake compiles below print
+# on stderr -- one MLIR timing report of total T seconds
+pred_fake_report() {
+    [ -s "$PRED/report.sh" ] && return 0
+    cat >"$PRED/report.sh" <<'EOF'
+#!/bin/sh
+cat >&2 <<R
+===-------------------------------------------------------------------------===
+                         ... Execution time report ...
+===-------------------------------------------------------------------------===
+  Total Execution Time: $1 seconds
+
+  ----Wall Time----  ----Name----
+  $1 (100.0%)  Canonicalizer
+    0.0000 (  0.0%)  Rest
+  $1 (100.0%)  Total
+R
+EOF
+}
 # A cliff: a fake compile whose time follows a gentle power law up to
 # n=11264 (10 s), then 23 s at 12288 and 114 s at 13312.
 pred_cliff_sweep() {
     [ -d "$PRED/cliff" ] && return 0
+    pred_fake_report
     cat >"$PRED/cliff.sh" <<'EOF'
 #!/bin/sh
 # a fake compile: one MLIR timing report whose total depends on $1
 t=$(awk -v n="$1" 'BEGIN { if (n == 12288) t = 23; else if (n == 13312) t = 114;
                            else t = 10 * (n / 11264) ^ 3; printf "%.4f", t }')
-cat >&2 <<R
-===-------------------------------------------------------------------------===
-                         ... Execution time report ...
-===-------------------------------------------------------------------------===
-  Total Execution Time: $t seconds
-
-  ----Wall Time----  ----Name----
-  $t (100.0%)  Canonicalizer
-    0.0000 (  0.0%)  Rest
-  $t (100.0%)  Total
-R
+sh "$(dirname "$0")/report.sh" "$t"
 EOF
     "$NPUSCOPE" sweep -q -o "$PRED/cliff" --preset mlir -L n=8192,9216,10240,11264,12288,13312 \
         -- sh "$PRED/cliff.sh" '{n}' >/dev/null 2>&1
@@ -143,21 +153,12 @@ EOF
 # plus a power law carries it (within 7 %).
 pred_fixed_sweep() {
     [ -d "$PRED/fixed" ] && return 0
+    pred_fake_report
     cat >"$PRED/fixed.sh" <<'EOF'
 #!/bin/sh
 t=$(awk -v n="$1" -v p="$2" 'BEGIN { k = p == "b" ? 1.6 : 1; w = ((n / 1000 * 7 + (p == "b") * 3) % 5 - 2) / 100
                                      printf "%.4f", (0.5 + 0.0002 * k * n) * (1 + w) }')
-cat >&2 <<R
-===-------------------------------------------------------------------------===
-                         ... Execution time report ...
-===-------------------------------------------------------------------------===
-  Total Execution Time: $t seconds
-
-  ----Wall Time----  ----Name----
-  $t (100.0%)  Canonicalizer
-    0.0000 (  0.0%)  Rest
-  $t (100.0%)  Total
-R
+sh "$(dirname "$0")/report.sh" "$t"
 EOF
     "$NPUSCOPE" sweep -q -o "$PRED/fixed" --preset mlir -L n=1000,2000,3000,4000,6000,8000 -L pipe=a,b \
         -- sh "$PRED/fixed.sh" '{n}' '{pipe}' >/dev/null 2>&1

@@ -16,7 +16,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
-import { fixtures, launch, open, out, pageData, report, run, screenshot, shots } from './lib.mjs';
+import { fixtures, launch, open, out, pageData, report, run, screenshot, shots, search } from './lib.mjs';
 import { HOSTILE, MEM, RENAMED, hostileRuns, memRun, npuwSweep } from './explorer-gen.mjs';
 import { decode } from './data.mjs';
 
@@ -159,8 +159,7 @@ test('keyboard: arrows, Enter, Space, Home and End on a focused row', async () =
 test('search reveals a nested pass and highlights it', async () => {
   const { page, seen } = await open(browser, file);
   const want = 'FeasibleAllocation';
-  await page.fill('#q', want.toLowerCase());
-  await page.press('#q', 'Enter');
+  await search(page, want.toLowerCase());
   const marks = await page.$$eval('#tree .row.match mark', (ms) => ms.map((m) => m.textContent));
   // one match per report that has the pass, every one revealed
   let expected = 0;
@@ -198,8 +197,7 @@ test('search reveals a nested pass and highlights it', async () => {
   await page.press('#q', 'Enter');
   assert.match(await page.textContent('#status'), new RegExp(`^2 of ${expected} matches`));
   await screenshot(page, 'explorer-search');
-  await page.fill('#q', 'no-such-pass-anywhere');
-  await page.press('#q', 'Enter');
+  await search(page, 'no-such-pass-anywhere');
   assert.match(await page.textContent('#status'), /^No row matches/);
   assert.deepEqual(seen.errors, []);
   await page.close();
@@ -397,8 +395,7 @@ test('a sweep: a second configuration compared beside the first, aligned by path
   await page.click('#collapse-all');
   await page.selectOption('#picker .pick-b select[data-tag="window"]', '1024');
   // the search opens the way to the pass that differs most, in every sub-model
-  await page.fill('#q', 'FeasibleAllocation');
-  await page.press('#q', 'Enter');
+  await search(page, 'FeasibleAllocation');
   const found = await sweepRows(page);
   assert.equal(found.filter((r) => r.name === 'FeasibleAllocation' && /\bslower\b/.test(r.cls)).length, 7);
   await screenshot(page, 'explorer-compared');

@@ -74,6 +74,20 @@ export async function launch() {
   };
 }
 
+// search(page, text): type text into the explorer's search box and wait
+// until the page's search has answered (its status line changes).  Enter
+// is not pressed: the page searches 120 ms after the last keystroke, and
+// Enter searches at once only if it has not -- otherwise it moves to the
+// next match.  A test that typed and pressed Enter read "1 of 7" on a
+// quiet machine and "2 of 7" in the load check, where the key came after
+// the 120 ms.  (The text must change the status: a second search for the
+// same text would wait for its deadline.)
+export async function search(page, text) {
+  const before = await page.textContent('#status');
+  await page.fill('#q', text);
+  await page.waitForFunction((b) => document.getElementById('status').textContent !== b, before);
+}
+
 // Run npuscope with args; returns {status, stdout, stderr}.
 export function run(args) {
   const r = spawnSync(npuscope, args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });

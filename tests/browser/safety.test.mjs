@@ -12,7 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { SCRIPTS, checkScripts, domScripts, idle, launch, open, out, report, screenshot } from './lib.mjs';
+import { SCRIPTS, checkScripts, domScripts, idle, launch, open, out, report, screenshot, search } from './lib.mjs';
 import { hostileLog, hostileNames } from './gen.mjs';
 
 let browser, file;
@@ -53,8 +53,7 @@ test('hostile pass names render as plain text and execute nothing', async () => 
   }
   assert.ok(dom.findings.includes(hostileNames[0]), 'the heaviest pass sentence');
   // search for one of them: the highlight is text too
-  await page.fill('#q', '<script>');
-  await page.press('#q', 'Enter');
+  await search(page, '<script>');
   const marks = await page.$$eval('#tree mark', (ms) => ms.map((m) => m.textContent));
   assert.ok(marks.length >= 1);
   for (const m of marks) assert.equal(m, '<script>');

@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, open, out, pageData, report, screenshot } from './lib.mjs';
+import { launch, open, out, pageData, report, screenshot, search } from './lib.mjs';
 import { decode } from './data.mjs';
 import { bigTreeLog, deepTreeLog, makeSweep } from './gen.mjs';
 
@@ -42,8 +42,7 @@ test('a 10,000-row report: lazy rows, expand all, search', async () => {
   await page.click('#expand-all');
   assert.equal(await page.locator('#tree .row[role=treeitem]').count(), nodes);
   await page.click('#collapse-all');
-  await page.fill('#q', 'Analysis9999');
-  await page.press('#q', 'Enter');
+  await search(page, 'Analysis9999');
   const cur = await page.$eval('#tree .row.current', (r) => [r.getAttribute('aria-level'), r.querySelector('.name').title]);
   assert.deepEqual(cur, ['4', '(A) Analysis9999']);
   await screenshot(page, 'wide-search');
@@ -65,8 +64,7 @@ test('a 10,000-deep chain: expand all reaches the bottom row', async () => {
   const bottom = await page.$eval('#tree .row[data-id] .name[title="P9999"]', (n) => n.closest('.row').getAttribute('aria-level'));
   assert.equal(bottom, '10001');
   await page.click('#collapse-all');
-  await page.fill('#q', 'P9998');
-  await page.press('#q', 'Enter');
+  await search(page, 'P9998');
   assert.match(await page.textContent('#status'), /^1 of 1 match/);
   await page.keyboard.press('Tab'); // out of the search box, into the tree
   await screenshot(page, 'deep-search');
