@@ -135,14 +135,6 @@ beside first tests/run_groups.sh tests/run_split.sh tests/run_mapped.sh
 # process at a time (make test's 120 s).  The full tier sources them in
 # section 6 as before: its sanitized suite already fills the other core.
 if ! tier_full; then beside second tests/run_study.sh tests/run_predict.sh; fi
-# The full tier's section 7 builds and gcc's sanitizer pass
-# (tests/run_builds.sh: clang, clang-22, no SSE2, gcc ASan+UBSan, the
-# report under it) run in a lane of their own from here: the record, fault
-# and Windows groups spend much of their time waiting on processes, and
-# left a third of the two cores idle for minutes; the builds race no
-# clock.  Not beside the load check: there the busy loops take a share of
-# whatever runs, for as long as it runs.
-if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then beside builds tests/run_builds.sh; fi
 
 # ---------------------------------------------------------------- 1a. the checks checked
 group "1a. the self-test"
@@ -359,12 +351,8 @@ if tier_full; then
     # the fault tier, process and stream side: streams, signals, job control
     # shellcheck source=tests/run_faults_proc.sh
     . tests/run_faults_proc.sh
-    # npuscope.exe under Wine: the same answers, record and sweep of Windows
-    # programs (tests/run_windows.sh); not again in the inner, sanitized run
-    if [ -z "${NPUSCOPE_INNER:-}" ]; then
-        # shellcheck source=tests/run_windows.sh
-        . tests/run_windows.sh
-    fi
+    # (npuscope.exe under Wine, tests/run_windows.sh: in a lane of its own
+    # after the load check, below; not in the inner, sanitized run)
 else
     skip "record, sweep and table with real processes and compiles (tests/run_record.sh, run_outdir.sh, run_live.sh, run_faults_proc.sh; make check)"
 fi
@@ -372,9 +360,19 @@ fi
 if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then NS_LOAD=1; fi
 # shellcheck source=tests/run_browser.sh
 . tests/run_browser.sh
-# ThreadSanitizer's lane (tests/run_tsan.sh) starts after the load check,
-# beside the analyses, which run one process at a time; section 7's builds
-# run in a lane from the top (below).  Both are joined in section 7.
+# Two lanes start after the load check, beside the analyses, which run one
+# process at a time: ThreadSanitizer (tests/run_tsan.sh) and npuscope.exe
+# under Wine (tests/run_windows.sh: the same answers as the Linux binary,
+# record and sweep of Windows programs; Wine's processes spend much of
+# their time starting).  Joined in section 7, with the builds lane.
+# Section 7's builds and gcc's sanitizer pass (tests/run_builds.sh: clang,
+# clang-22, no SSE2, gcc ASan+UBSan, the report under it) run in a lane of
+# their own from here, beside the load check: its slowed round's pages are
+# paused by Chromium's throttling, not busy, and what the busy loops leave
+# the builds take (they race no clock).  Started at the top instead, they
+# made make check two minutes longer: the groups there were not as idle as
+# they looked.
+if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then beside builds tests/run_builds.sh; fi
 if [ -n "${NS_LOAD:-}" ]; then
     # the timing-sensitive checks three times beside two busy loops per CPU
     # shellcheck source=tests/run_load.sh
@@ -382,6 +380,7 @@ if [ -n "${NS_LOAD:-}" ]; then
 fi
 if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then
     beside tsan tests/run_tsan.sh
+    beside windows tests/run_windows.sh
 fi
 if tier_full; then
     # shellcheck source=tests/run_analysis.sh
@@ -421,6 +420,7 @@ elif [ -z "${NPUSCOPE_INNER:-}" ]; then
     group "7. other builds, beside: joining"
     beside_join builds
     beside_join tsan
+    beside_join windows
     # The whole suite once more (sections 2-6: exactness, exports, golden
     # cases, real compiles, bad input, record/sweep faults, analyses)
     # against an ASan+UBSan build made by clang-22, begun in the background

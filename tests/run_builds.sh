@@ -4,10 +4,9 @@
 # portable build without the SSE2 fast path, and gcc's ASan+UBSan build
 # against each input in the formats the sanitized inner suite does not run,
 # and the report page under it.
-# tests/run.sh starts it in the background near the top (the record,
-# fault and Windows groups leave a core idle while they wait on processes,
-# and nothing here races a clock), and joins its counts and times
-# ("beside: 7. ...") in section 7.
+# tests/run.sh starts it in the background as the load check starts (its
+# slowed round's pages are paused, not busy, and nothing here races a
+# clock), and joins its counts and times ("beside: 7. ...") in section 7.
 # Alone:
 #   bash tests/run_builds.sh
 # Full tier only; its own lib.sh, temporary folder and summary line.

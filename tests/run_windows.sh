@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # run_windows.sh -- npuscope.exe (make windows) under Wine: the same
 # answers as the Linux binary, and recording Windows programs (issue 27).
-# Sourced by tests/run.sh in the full tier, after tests/lib.sh; alone:
-#   bash -c '. tests/lib.sh; . tests/run_windows.sh; finish'
+# Run by tests/run.sh in the full tier in a lane of its own (after the
+# load check, beside the analyses), or alone: bash tests/run_windows.sh
 #
 #   1. the unit tests built for Windows (build-win/unit*.exe), run by Wine;
 #   2. every golden case (tests/cases) gives the same stdout, stderr and
@@ -29,6 +29,12 @@
 # Needs: mingw-w64 and wine64 (tests/deps.sh test installs them); the
 # mingw builds of jansson and TRE are cached in build-win/deps.
 
+if [ -z "${NS_LIB:-}" ]; then # run alone, not sourced after tests/lib.sh
+    cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
+    # shellcheck source=tests/lib.sh
+    . tests/lib.sh
+    ns__win_alone=1
+fi
 ns__win_t0=$(date +%s)
 WIN=${WIN:-build-win}
 WINE=${WINE:-$(command -v wine64 || echo /usr/lib/wine/wine64)}
@@ -224,3 +230,4 @@ else
     check "windows: an interrupt mid-sweep keeps finished runs, exits 130, and the sweep resumes" ns__win_interrupt
 fi
 echo "windows: $(($(date +%s) - ns__win_t0)) s (build, units, golden, record under Wine)"
+if [ -n "${ns__win_alone:-}" ]; then finish; fi
