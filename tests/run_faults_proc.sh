@@ -323,6 +323,36 @@ fp_sigpipe() {
 }
 check "SIGPIPE: tree and watch --format json into head end without a word" fp_sigpipe
 
+# Slurm's scancel (and a terminal's Ctrl-C) signals every process of a job
+# at once: the compile may die, and be reaped, in the turn before npuscope
+# reads its own stop.  Made certain here: the compile killed first, npuscope
+# signalled once it has reaped it (a process beside the compile holds the
+# output open, so npuscope is still draining).  The run must be kept as
+# .interrupted-*, not published as a finished run that a resumed sweep
+# would skip (the Slurm check caught this once: scancel mid-compile left
+# n-700-r01 as a finished run).
+fp_gone() { ! kill -0 "$1" 2>/dev/null; }
+fp_stop_race() {
+    local d=$FP/race c p rc
+    rm -rf "$d" "$d.pid"
+    # shellcheck disable=SC2016
+    $FP_DFL "$NPUSCOPE" record -q -o "$d" -- sh -c 'sleep 100 & echo $$ >"$0"; exec sleep 60' "$d.pid" \
+        >"$FP/race.out" 2>"$FP/race.err" &
+    p=$!
+    fp_until 30 test -s "$d.pid" || return 1
+    c=$(cat "$d.pid")
+    kill -TERM "$c"
+    fp_until 30 fp_gone "$c" || return 1
+    kill -TERM "$p"
+    wait "$p"; rc=$?
+    [ "$rc" -eq 143 ] || { echo "exit $rc, not 143"; cat "$FP/race.err"; return 1; }
+    [ "$(find "$d" -mindepth 1 -maxdepth 1 -name '.interrupted-*' | wc -l)" -eq 1 ] ||
+        { echo "no .interrupted-* run:"; ls -a "$d"; cat "$FP/race.err"; return 1; }
+    [ -z "$(find "$d" -mindepth 1 -maxdepth 1 -type d ! -name '.*')" ] ||
+        { echo "a finished run was published:"; ls -a "$d"; return 1; }
+}
+check "a stop that reaches the compile first (scancel signals the whole job): the run is interrupted, not published" fp_stop_race
+
 # ====== Job control ======
 
 # fp_state PID: its state letter (R, S, T, Z...)
