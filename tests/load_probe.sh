@@ -18,15 +18,16 @@ cd "$(dirname "$0")/.." || exit 2
 NPUSCOPE=${NPUSCOPE:-./build/npuscope}
 NPUSCOPE=$(cd "$(dirname "$NPUSCOPE")" && pwd)/$(basename "$NPUSCOPE")
 export NPUSCOPE NS_TESTS=./fixed-wait.probe.mjs
+plain=$(mktemp) || exit 2
+trap 'rm -f "$plain"' EXIT
 for i in $(seq 1 "${PROBE_TRIES:-3}"); do
-    sh tests/browser/run.sh >"/tmp/load-probe-plain.$$" 2>&1
-    grep '# probe:' "/tmp/load-probe-plain.$$" | sed "s/^/plain run $i: /"
-    if ! grep -q '^ok 1 ' "/tmp/load-probe-plain.$$"; then
-        tail -n 20 "/tmp/load-probe-plain.$$"; rm -f "/tmp/load-probe-plain.$$"
+    sh tests/browser/run.sh >"$plain" 2>&1
+    grep '# probe:' "$plain" | sed "s/^/plain run $i: /"
+    if ! grep -q '^ok 1 ' "$plain"; then
+        tail -n 20 "$plain"
         echo "the probe failed without load: its fixed wait is too short here to prove anything"; exit 1
     fi
 done
-rm -f "/tmp/load-probe-plain.$$"
 out=$(LOAD_LIVE=0 RB_READY=1 bash -c '. tests/lib.sh; . tests/run_load.sh; finish' 2>&1)
 echo "$out" | sed 's/^/load check: /'
 if echo "$out" | tail -n 1 | grep -q ' [1-9][0-9]* failed$'; then

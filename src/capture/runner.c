@@ -369,6 +369,16 @@ ns_run_outcome ns_runner_run(ns_runner *rn, const ns_run_spec *s, ns_run *out) {
     r->signal = cr.signal;
     r->timed_out = cr.timed_out;
     r->interrupted = cr.interrupted;
+    /* A stop that reached the command before npuscope saw it: Slurm's
+     * scancel, or a terminal's Ctrl-C (on Windows too: a console's
+     * Ctrl-C goes to every process on it), signals every process of the
+     * job at once, and the command may end in the turn before the stop
+     * flag is read.  A command that failed while a stop was asked for
+     * ended by the stop: the run is interrupted, not a finished failure
+     * (kept, a resumed sweep would skip it and never measure it).  One
+     * that exited 0 keeps its run. */
+    if (ns_capture_stop_requested() && !r->interrupted && (r->signal || r->exit_code != 0))
+        r->interrupted = 1;
     r->disturbed = cr.disturbed;
     r->detached = cr.detached;
     r->stdout_bytes = cr.out_bytes;

@@ -546,15 +546,6 @@ int ns_capture_run(const ns_capture_opts *o, ns_capture_result *res) {
     res->peak_rss_mb = (double)ru.ru_maxrss / 1024.0; /* Linux: KiB */
     if (WIFEXITED(status)) res->exit_code = WEXITSTATUS(status);
     else if (WIFSIGNALED(status)) res->signal = WTERMSIG(status);
-    /* A stop that reached the command before npuscope saw it: Slurm's
-     * scancel, or a terminal's Ctrl-C, signals every process of the job
-     * at once, and the command may die and be reaped in the turn before
-     * our own handler's flag is read.  A command that failed while a stop
-     * was asked for ended by the stop: the run is interrupted, not a
-     * finished failure (kept, it would be skipped when the sweep resumes,
-     * and never measured).  One that exited 0 keeps its run. */
-    if (ns__stop_sig && !res->interrupted && (WIFSIGNALED(status) || res->exit_code != 0))
-        res->interrupted = 1;
     rc = 0;
     sigaction(SIGCHLD, &old_chld, NULL);
 
