@@ -98,57 +98,24 @@ fi
 #   tests/run_groups.sh  the tables of one clang/flang/opt/llc compile counted once
 #   tests/run_split.sh   a big file read by two threads, byte for byte as by one
 #   tests/run_mapped.sh  a file read through a mapping, byte for byte as by read()
-# beside [--own-session] LANE SCRIPT...: run the scripts one after another
-# in the background, each alone (bash SCRIPT: its own lib.sh, temporary
-# folder and summary line), their outputs in $TMP/bg-SCRIPT.{out,err,rc};
+# beside LANE SCRIPT...: run the scripts one after another in the
+# background, each alone (bash SCRIPT: its own lib.sh, temporary folder and
+# summary line), their outputs in $TMP/bg-SCRIPT.{out,err,rc};
 # beside_join LANE: wait for the lane, then count each script's results
 # and join its times, marked "beside: ".
-# --own-session runs the lane in a session of its own (setsid).  With the
-# kernel's autogroup scheduling (Debian's default: sched_autogroup_enabled)
-# CPU time is shared between sessions first, then between the tasks of a
-# session, so a lane in a session of its own gets a session's share beside
-# the load check instead of a share beside its busy loops (which stay with
-# the rounds: they load what they test as before; the pages' Chromium is
-# in sessions of its own anyway).  Such a lane no longer gets the
-# terminal's Ctrl-C, so the EXIT trap below ends its process group.
 declare -A BESIDE_SCRIPTS
-declare -a BESIDE_SESSIONS=()
 beside() {
-    local own=
-    if [ "$1" = --own-session ]; then own=1; shift; fi
     local lane=$1
     shift
-    if [ -n "$own" ] && command -v setsid >/dev/null 2>&1; then
-        # (the lane's pid is its session's and process group's id)
-        NPUSCOPE=$NPUSCOPE TMP=$TMP LANE=$lane setsid bash -c '
-            echo $$ >"$TMP/lane-$LANE.sid"
-            for sc; do
-                bash "$sc" >"$TMP/bg-${sc##*/}.out" 2>"$TMP/bg-${sc##*/}.err" </dev/null
-                echo $? >"$TMP/bg-${sc##*/}.rc"
-            done
-            : >"$TMP/lane-$LANE.done"' lane "$@" </dev/null &
-        BESIDE_SESSIONS+=("$TMP/lane-$lane.sid")
-    else
-        (
-            for sc; do
-                NPUSCOPE=$NPUSCOPE bash "$sc" >"$TMP/bg-${sc##*/}.out" 2>"$TMP/bg-${sc##*/}.err" </dev/null
-                echo $? >"$TMP/bg-${sc##*/}.rc"
-            done
-            : >"$TMP/lane-$lane.done"
-        ) &
-    fi
+    (
+        for sc; do
+            NPUSCOPE=$NPUSCOPE bash "$sc" >"$TMP/bg-${sc##*/}.out" 2>"$TMP/bg-${sc##*/}.err" </dev/null
+            echo $? >"$TMP/bg-${sc##*/}.rc"
+        done
+        : >"$TMP/lane-$lane.done"
+    ) &
     BESIDE_SCRIPTS[$lane]="$*"
 }
-# at exit (an interrupted make check too): the lanes in sessions of their
-# own that have not finished, and what they started, end with the suite
-beside_end_sessions() {
-    local f sid
-    for f in "${BESIDE_SESSIONS[@]}"; do
-        [ -e "${f%.sid}.done" ] && continue
-        sid=$(cat "$f" 2>/dev/null) && [ -n "$sid" ] && kill -TERM -- "-$sid" 2>/dev/null
-    done
-}
-trap 'beside_end_sessions; rm -rf "$TMP"' EXIT
 beside_join() {
     local sc line
     # (its done file, not `wait PID`: tests/lib.sh's all_exist says why;
@@ -402,11 +369,10 @@ if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then NS_LOAD=1; fi
 # clang-22, no SSE2, gcc ASan+UBSan, the report under it) run in a lane of
 # their own from here, beside the load check: its slowed round's pages are
 # paused by Chromium's throttling, not busy, and what the busy loops leave
-# the builds take (they race no clock), in a session of their own (beside
-# above: the busy loops then take their CPU from the rounds they load, not
-# from the builds).  Started at the top instead, they made make check two
-# minutes longer: the groups there were not as idle as they looked.
-if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then beside --own-session builds tests/run_builds.sh; fi
+# the builds take (they race no clock).  Started at the top instead, they
+# made make check two minutes longer: the groups there were not as idle as
+# they looked.
+if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then beside builds tests/run_builds.sh; fi
 if [ -n "${NS_LOAD:-}" ]; then
     # the timing-sensitive checks three times beside two busy loops per CPU
     # shellcheck source=tests/run_load.sh
