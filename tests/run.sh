@@ -335,6 +335,13 @@ npuw_report() {
 check "report --npuw: the finding by sub-model kind" npuw_report
 
 # ---------------------------------------------------------------- 6b. record, sweep, table
+# ThreadSanitizer (tests/run_tsan.sh: the threaded scan against a
+# clang-22 TSan build, pure CPU) in a lane of its own from here: the
+# record and fault groups below mostly wait for the processes they start,
+# and the CPU log of make check showed a quarter of the two cores idle
+# from here to the load check.  (It used to start after the load check,
+# in the busiest part of the run.)  Joined in section 7.
+if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then beside tsan tests/run_tsan.sh; fi
 group "6b. record, sweep, table"
 # (real processes and compiles, timing-sensitive: the full tier only; the
 # report page's structure runs in both, its browser tests in the full one)
@@ -360,9 +367,8 @@ fi
 if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then NS_LOAD=1; fi
 # shellcheck source=tests/run_browser.sh
 . tests/run_browser.sh
-# Two lanes start after the load check, beside the analyses, which run one
-# process at a time: ThreadSanitizer (tests/run_tsan.sh) and npuscope.exe
-# under Wine (tests/run_windows.sh: the same answers as the Linux binary,
+# A lane starts after the load check, beside the analyses, which run one
+# process at a time: npuscope.exe under Wine (tests/run_windows.sh: the same answers as the Linux binary,
 # record and sweep of Windows programs; Wine's processes spend much of
 # their time starting).  Joined in section 7, with the builds lane.
 # Section 7's builds and gcc's sanitizer pass (tests/run_builds.sh: clang,
@@ -379,7 +385,6 @@ if [ -n "${NS_LOAD:-}" ]; then
     . tests/run_load.sh
 fi
 if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then
-    beside tsan tests/run_tsan.sh
     beside windows tests/run_windows.sh
 fi
 if tier_full; then

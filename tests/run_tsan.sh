@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # run_tsan.sh -- section 7 of the suite, ThreadSanitizer: the threads of one
 # file's scan against a clang-22 TSan build.  tests/run.sh starts it in
-# the background once the load check is over, beside tests/run_builds.sh
-# and the analyses, and joins its counts and times at the end.  Alone:
+# the background before the record and fault groups (which mostly wait
+# for their processes), and joins its counts and times in section 7.  Alone:
 #   bash tests/run_tsan.sh
 # Full tier only; its own lib.sh, temporary folder and summary line.
 
