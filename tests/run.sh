@@ -15,7 +15,7 @@
 #   6. bad input: nothing crashes, hangs, or goes unexplained (tests/bad);
 #      record/sweep faults, browser tests, analyses, npuscope.exe under
 #      Wine (tests/run_*.sh)
-#   7. builds with clang and clang-22, without SSE2, with ASan+UBSan (unit
+#   7. builds with clang, and clang-22 without SSE2, with ASan+UBSan (unit
 #      tests, fixtures and bad input in every format; tests/run_builds.sh),
 #      the threaded scan under TSan (tests/run_tsan.sh), and the whole suite
 #      again against a clang-22 ASan+UBSan build (NPUSCOPE_INNER=1 is that

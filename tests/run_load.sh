@@ -15,10 +15,15 @@
 # that is about four minutes of make check).  Their counts join ours in
 # round order afterwards (tally), and a failure names its round.
 #
-# Busy loops slow a browser less than one would think: the scheduler runs
-# a page's short bursts of work as soon as they wake, and a fixed wait of
+# Busy loops slow a browser less than one would think, and a fixed wait of
 # a few hundred milliseconds put back into the fragment test passed every
-# round beside them.  So the last round also slows every page's main
+# round beside them.  The scheduler runs a page's short bursts of work as
+# soon as they wake; and Playwright starts Chromium in a session of its
+# own (seen with ps: its processes' SID is not make check's), so with
+# autogroup scheduling (Debian's default) the pages share the CPU with
+# make check's session as a whole, not with each of its busy loops.  The
+# loops do load what runs in make check's session: the live/watch
+# checks, the test runners, the npuscope processes the tests start.  So the last round also slows every page's main
 # thread LOAD_SLOWDOWN (4) times with Chromium's own CPU throttling
 # (NS_CPU_SLOWDOWN, tests/browser/lib.mjs).  Seen failing there:
 # tests/load_probe.sh puts a fixed wait back into the fragment test
