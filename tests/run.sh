@@ -100,7 +100,9 @@ fi
 #   tests/run_mapped.sh  a file read through a mapping, byte for byte as by read()
 # beside LANE SCRIPT...: run the scripts one after another in the
 # background, each alone (bash SCRIPT: its own lib.sh, temporary folder and
-# summary line), their outputs in $TMP/bg-SCRIPT.{out,err,rc};
+# summary line; a script written only to be sourced is given as
+# sourced:SCRIPT and run as `. tests/lib.sh; . SCRIPT; finish`), their
+# outputs in $TMP/bg-SCRIPT.{out,err,rc};
 # beside_join LANE: wait for the lane, then count each script's results
 # and join its times, marked "beside: ".
 declare -A BESIDE_SCRIPTS
@@ -109,7 +111,10 @@ beside() {
     shift
     (
         for sc; do
-            NPUSCOPE=$NPUSCOPE bash "$sc" >"$TMP/bg-${sc##*/}.out" 2>"$TMP/bg-${sc##*/}.err" </dev/null
+            case $sc in
+            sourced:*) NPUSCOPE=$NPUSCOPE bash -c '. tests/lib.sh; . "$1"; finish' sh "${sc#sourced:}" ;;
+            *) NPUSCOPE=$NPUSCOPE bash "$sc" ;;
+            esac >"$TMP/bg-${sc##*/}.out" 2>"$TMP/bg-${sc##*/}.err" </dev/null
             echo $? >"$TMP/bg-${sc##*/}.rc"
         done
         : >"$TMP/lane-$lane.done"
@@ -341,7 +346,17 @@ check "report --npuw: the finding by sub-model kind" npuw_report
 # and the CPU log of make check showed a quarter of the two cores idle
 # from here to the load check.  (It used to start after the load check,
 # in the busiest part of the run.)  Joined in section 7.
-if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then beside tsan tests/run_tsan.sh; fi
+# Section 7's builds and gcc's sanitizer pass (tests/run_builds.sh:
+# clang, clang-22 without SSE2, gcc ASan+UBSan, the report under it) start
+# here too, in a lane of their own: they race no clock, and beside the
+# load check below they got what its busy loops left (584-644 s of a lane
+# that takes about 200 s alone).  Started at the very top, they made make
+# check two minutes longer: the groups there were not as idle as they
+# looked.
+if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then
+    beside tsan tests/run_tsan.sh
+    beside builds tests/run_builds.sh
+fi
 group "6b. record, sweep, table"
 # (real processes and compiles, timing-sensitive: the full tier only; the
 # report page's structure runs in both, its browser tests in the full one)
@@ -367,23 +382,25 @@ fi
 if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then NS_LOAD=1; fi
 # shellcheck source=tests/run_browser.sh
 . tests/run_browser.sh
-# A lane starts after the load check, beside the analyses, which run one
-# process at a time: npuscope.exe under Wine (tests/run_windows.sh: the same answers as the Linux binary,
-# record and sweep of Windows programs; Wine's processes spend much of
-# their time starting).  Joined in section 7, with the builds lane.
-# Section 7's builds and gcc's sanitizer pass (tests/run_builds.sh: clang,
-# clang-22, no SSE2, gcc ASan+UBSan, the report under it) run in a lane of
-# their own from here, beside the load check: its slowed round's pages are
-# paused by Chromium's throttling, not busy, and what the busy loops leave
-# the builds take (they race no clock).  Started at the top instead, they
-# made make check two minutes longer: the groups there were not as idle as
-# they looked.
-if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then beside builds tests/run_builds.sh; fi
+# Beside the load check, in a lane: the checks of one answer per question
+# and of configurations (run_consistency.sh, run_configs.sh), which record
+# real compiles but time nothing and race no clock.  In make check's
+# session they take CPU from the busy loops (autogroup: tests/
+# run_load.sh), not from the pages.  (The inner sanitized run has no load
+# check and sources run_configs.sh below.)
+if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then
+    beside window sourced:tests/run_consistency.sh sourced:tests/run_configs.sh
+fi
 if [ -n "${NS_LOAD:-}" ]; then
     # the timing-sensitive checks three times beside two busy loops per CPU
     # shellcheck source=tests/run_load.sh
     . tests/run_load.sh
 fi
+# A lane starts after the load check, beside the analyses, which run one
+# process at a time: npuscope.exe under Wine (tests/run_windows.sh: the
+# same answers as the Linux binary, record and sweep of Windows programs;
+# Wine's processes spend much of their time starting, and its lock and
+# interrupt checks leave a few seconds to a sweep).  Joined in section 7.
 if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then
     beside windows tests/run_windows.sh
 fi
@@ -399,17 +416,15 @@ if tier_full; then
         # shellcheck source=tests/run_analysis.sh
         . tests/run_analysis.sh
     fi
-    # shellcheck source=tests/run_configs.sh
-    . tests/run_configs.sh
-    # (not in the inner sanitized run: run_consistency.sh records real
-    # compiles and compares the numbers each output prints -- the same
-    # code paths as the exports, golden cases and analyses it runs
-    # sanitized, so a second copy found nothing new and cost about 100 s
-    # of a core; run_pandas.sh's work is python's)
-    if [ -z "${NPUSCOPE_INNER:-}" ]; then
-        # one answer per question: top = table = advise = the page, on every input
-        # shellcheck source=tests/run_consistency.sh
-        . tests/run_consistency.sh
+    # run_configs.sh: in the outer run, the lane beside the load check
+    # (above); run_consistency.sh there too, and not in the inner sanitized
+    # run: it records real compiles and compares the numbers each output
+    # prints -- the same code paths as the exports, golden cases and
+    # analyses it runs sanitized, so a second copy found nothing new and
+    # cost about 100 s of a core; run_pandas.sh's work is python's
+    if [ -n "${NPUSCOPE_INNER:-}" ]; then
+        # shellcheck source=tests/run_configs.sh
+        . tests/run_configs.sh
     fi
     # real neighbours: a one-host Slurm cluster, and pandas reading the tables
     # shellcheck source=tests/run_slurm.sh
@@ -425,6 +440,7 @@ fi
 # the groups run beside, joined
 group "joining the groups run beside"
 beside_join first
+if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then beside_join window; fi
 
 # ---------------------------------------------------------------- 7. other builds
 group "7. other builds"
