@@ -14,22 +14,21 @@
  * npuscope's code (name checks, capture-group choice, number parsing,
  * aggregation, replacing a built-in of the same name).
  *
- * The rule set starts with the built-in rules, gets the input's rule,
- * scans a fixed log (written once per process to /dev/shm, $TMPDIR or
- * /tmp; removed at exit) with ns_metrics_scan_file, is copied into a run
- * with ns_metrics_to_run, reset, scanned again, and freed.  Checked: the
- * two scans give the same metrics, every metric has a name, a count >= 1,
- * and no name appears twice in the run.
+ * The rule set starts with the built-in rules, gets the input's rule, and
+ * reads a fixed log as one output stream (ns_metrics_stream_*), fed in one
+ * piece; the result is copied into a run with ns_metrics_to_run, the set
+ * reset, and the same log fed again in pieces of 1 to 7 bytes (lengths
+ * drawn from the input, so a line and an anchor are cut at every place),
+ * then the set freed.  Checked: the two readings give the same metrics --
+ * the pieces a pipe delivers must not change a value -- every metric has a
+ * name and a count >= 1, and no name appears twice in the run.
  */
 #include "capture/metrics.h"
 #include "base/regex_guard.h"
 
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -56,24 +55,24 @@ static const char nsf_log[] =
     "x\0y 5 nul inside\n"
     "last line without newline 9.75";
 
-static char nsf_path[512];
-
-static void nsf_cleanup(void) {
-    if (nsf_path[0]) unlink(nsf_path);
-}
-
-static void nsf_init(void) {
-    struct stat st;
-    const char *dir = "/dev/shm";
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK) != 0) {
-        dir = getenv("TMPDIR");
-        if (!dir || !*dir) dir = "/tmp";
+/* Feed the log to a new stream of m in pieces: all of it at once when
+ * `seed` is 0, else of 1..7 bytes drawn from `seed` (a small LCG: the same
+ * input cuts the same way, so a finding replays). */
+static void nsf_read(ns_metric_set *m, uint32_t seed) {
+    ns_metric_stream s;
+    ns_metrics_stream_init(&s, m);
+    size_t at = 0, n = sizeof nsf_log - 1;
+    while (at < n) {
+        size_t piece = n - at;
+        if (seed) {
+            seed = seed * 1103515245u + 12345u;
+            size_t want = 1 + (seed >> 16) % 7;
+            if (want < piece) piece = want;
+        }
+        ns_metrics_feed(&s, nsf_log + at, piece);
+        at += piece;
     }
-    snprintf(nsf_path, sizeof nsf_path, "%s/npuscope-fuzz-metric-%ld.log", dir, (long)getpid());
-    FILE *f = fopen(nsf_path, "wb");
-    if (!f || fwrite(nsf_log, 1, sizeof nsf_log - 1, f) != sizeof nsf_log - 1 || fclose(f) != 0)
-        abort();
-    atexit(nsf_cleanup);
+    ns_metrics_stream_end(&s, m);
 }
 
 static void nsf_check(const ns_run *r) {
@@ -90,7 +89,6 @@ static int nsf_same(double a, double b) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size > NSF_MAX_INPUT) return 0;
-    if (!nsf_path[0]) nsf_init();
     char spec[NSF_MAX_INPUT + 1];
     memcpy(spec, data, size);
     spec[size] = 0;
@@ -103,10 +101,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ns_run r1, r2;
     memset(&r1, 0, sizeof r1);
     memset(&r2, 0, sizeof r2);
-    ns_metrics_scan_file(&m, nsf_path);
+    uint32_t seed = 2166136261u; /* FNV-1a of the input, never 0 */
+    for (size_t i = 0; i < size; i++) seed = (seed ^ data[i]) * 16777619u;
+    nsf_read(&m, 0);
     ns_metrics_to_run(&m, &r1);
     ns_metrics_reset(&m);
-    ns_metrics_scan_file(&m, nsf_path);
+    nsf_read(&m, seed | 1u);
     ns_metrics_to_run(&m, &r2);
     ns_metrics_to_run(&m, &r2); /* replacing the list must not leak */
 
