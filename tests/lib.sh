@@ -187,15 +187,6 @@ tally() {
     [ "$rc" -eq 0 ] || { bad "$prog_why"; cat "$TMP/prog.why"; }
 }
 
-# units_order: tests/unit*.c, the longest-running first (unit_npu_skip:
-# 15 s plain, a minute under ASan), so that running side by side the
-# others finish beside it rather than it alone after them
-units_order() {
-    local src
-    for src in tests/unit_npu_skip.c tests/unit*.c; do
-        [ -f "$src" ] && echo "$src"
-    done | awk '!seen[$0]++'
-}
 # units_all BUILD: every tests/unit*.c is a program that must have been
 # built in BUILD: a missing one is a failure, never a silent skip.  They
 # are independent (each its own mkstemp files), so they run side by side,
@@ -205,7 +196,7 @@ units_all() {
     local src u dir=$TMP/units pids=() running=0 cpus
     cpus=$(nproc 2>/dev/null || echo 1)
     mkdir -p "$dir"
-    for src in $(units_order); do
+    for src in tests/unit*.c; do
         u=$1/$(basename "$src" .c)
         [ -x "$u" ] || continue
         ( "$u" >"$dir/${u##*/}.out" 2>"$dir/${u##*/}.err" </dev/null; echo $? >"$dir/${u##*/}.rc" ) &
@@ -235,7 +226,7 @@ units_pass() {
         u=$1/$(basename "$src" .c)
         [ -x "$u" ] || { echo "$u was not built"; return 1; }
     done
-    for src in $(units_order); do
+    for src in tests/unit*.c; do
         u=$1/$(basename "$src" .c)
         ( "$u" >"$dir/${u##*/}.out" 2>"$dir/${u##*/}.err" </dev/null; echo $? >"$dir/${u##*/}.rc" ) &
         pids+=($!)
