@@ -187,14 +187,13 @@ tally() {
     [ "$rc" -eq 0 ] || { bad "$prog_why"; cat "$TMP/prog.why"; }
 }
 
-# units_all BUILD: every tests/unit*.c is a program that must have been
-# built in BUILD: a missing one is a failure, never a silent skip.  They
-# are independent (each its own mkstemp files), so they run side by side,
-# as many at a time as there are CPUs; then each is tallied in order from
-# what it printed and its exit code.
-units_all() {
-    local src u dir=$TMP/units pids=() running=0 cpus
-    cpus=$(nproc 2>/dev/null || echo 1)
+# units_run BUILD DIR [JOBS]: run every unit program built in BUILD side
+# by side, JOBS at a time (default: as many as there are CPUs), each one's
+# output and exit code in DIR/NAME.{out,err,rc} for ns_replay.  They are
+# independent (each its own mkstemp files).  A program not built is not
+# run: the callers say so.
+units_run() {
+    local src u dir=$2 pids=() running=0 jobs=${3:-$(nproc 2>/dev/null || echo 1)}
     mkdir -p "$dir"
     for src in tests/unit*.c; do
         u=$1/$(basename "$src" .c)
@@ -203,9 +202,17 @@ units_all() {
         pids+=($!)
         running=$((running + 1))
         # (waits for these only: run.sh may have other work in the background)
-        if [ "$running" -ge "$cpus" ]; then wait -n "${pids[@]}" 2>/dev/null; running=$((running - 1)); fi
+        if [ "$running" -ge "$jobs" ]; then wait -n "${pids[@]}" 2>/dev/null; running=$((running - 1)); fi
     done
     [ ${#pids[@]} -eq 0 ] || wait "${pids[@]}" 2>/dev/null
+}
+# units_all BUILD: every tests/unit*.c is a program that must have been
+# built in BUILD: a missing one is a failure, never a silent skip.  They
+# run side by side (units_run); then each is tallied in order from what it
+# printed and its exit code.
+units_all() {
+    local src u dir=$TMP/units
+    units_run "$1" "$dir"
     for src in tests/unit*.c; do
         u=$1/$(basename "$src" .c)
         if [ -x "$u" ]; then tally "$u" ns_replay "$dir/${u##*/}"; else bad "$u was not built (make units)"; fi
@@ -215,25 +222,16 @@ units_all() {
 # PREFIX.rc (a program run before, given to prog_run as if run now)
 ns_replay() { cat "$1.out"; cat "$1.err" >&2; return "$(cat "$1.rc" 2>/dev/null || echo 99)"; }
 # units_pass BUILD [JOBS]: the same as one check (another build's unit
-# tests), JOBS at a time (default: as many as there are CPUs); prints the
-# first failing program's why.  Side by side as units_all: under gcc's
-# ASan unit_npu_skip alone takes a minute, and one after another the
-# programs took 70-90 s of the builds lane.
+# tests), side by side as units_all (under gcc's ASan unit_npu_skip alone
+# takes a minute, and one after another the programs took 70-90 s of the
+# builds lane); prints the first failing program's why.
 units_pass() {
-    local src u dir=$TMP/units-pass-${1//\//_} pids=() running=0 jobs=${2:-$(nproc 2>/dev/null || echo 1)}
-    mkdir -p "$dir"
+    local src u dir=$TMP/units-pass-${1//\//_}
     for src in tests/unit*.c; do
         u=$1/$(basename "$src" .c)
         [ -x "$u" ] || { echo "$u was not built"; return 1; }
     done
-    for src in tests/unit*.c; do
-        u=$1/$(basename "$src" .c)
-        ( "$u" >"$dir/${u##*/}.out" 2>"$dir/${u##*/}.err" </dev/null; echo $? >"$dir/${u##*/}.rc" ) &
-        pids+=($!)
-        running=$((running + 1))
-        if [ "$running" -ge "$jobs" ]; then wait -n "${pids[@]}" 2>/dev/null; running=$((running - 1)); fi
-    done
-    wait "${pids[@]}" 2>/dev/null
+    units_run "$1" "$dir" "${2:-}"
     for src in tests/unit*.c; do
         u=$1/$(basename "$src" .c)
         prog_run "$u" ns_replay "$dir/${u##*/}" || { echo "$prog_why"; cat "$TMP/prog.why"; return 1; }

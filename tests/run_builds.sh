@@ -4,9 +4,10 @@
 # portable build without the SSE2 fast path, and gcc's ASan+UBSan build
 # against each input in the formats the sanitized inner suite does not run,
 # and the report page under it.
-# tests/run.sh starts it in the background as the load check starts (its
-# slowed round's pages are paused, not busy, and nothing here races a
-# clock), and joins its counts and times ("beside: 7. ...") in section 7.
+# tests/run.sh starts it in the background before the record and fault
+# groups (which mostly wait for their processes; nothing here races a
+# clock), so it runs on beside the load check, and joins its counts and
+# times ("beside: 7. ...") in section 7.
 # Alone:
 #   bash tests/run_builds.sh
 # Full tier only; its own lib.sh, temporary folder and summary line.
@@ -15,11 +16,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 # shellcheck source=tests/lib.sh
 . tests/lib.sh
 export WERROR=1
-# Twice as many jobs as CPUs: this lane runs beside the load check, in
-# make check's session with its busy loops, and the scheduler shares that
-# session's CPU between its tasks: more of them here is more of it for the
-# builds and less for the loops (alone on a quiet machine, -j4 on two
-# CPUs costs nothing).
+# Twice as many jobs as CPUs: much of this lane runs beside the load
+# check, in make check's session with its busy loops, and the scheduler
+# shares that session's CPU between its tasks: more of them here is more
+# of it for the builds and less for the loops (alone on a quiet machine,
+# -j4 on two CPUs costs nothing).
 NS_NCPU=$(nproc 2>/dev/null || echo 1)
 NS_J=-j$((2 * NS_NCPU))
 
@@ -31,17 +32,17 @@ group "7. clang, and clang-22 without SSE2"
 check "build with clang -Wall -Wextra -Werror" make -s "$NS_J" BUILD=build-clang CC=clang units
 # clang-22 builds the portable code, without the SSE2 fast paths
 # (-U__SSE2__), and the unit tests of tests/unit.c run (the scanner's,
-# whose portable loops these are; unit_npu_skip runs every vector level a
-# CPU can choose in every build, the portable one too): the fast paths are built by gcc
-# and clang 14 here and by clang-22 in the sanitized builds (ASan, TSan:
-# its warnings about them are seen there), so one build does both jobs
-# (the no-SSE2 build was gcc's of its own until this round)
-nosse() {
+# whose portable loops these are; unit_npu_skip runs every vector level
+# a CPU can choose in every build, the portable one too).  The fast paths
+# are built by gcc and clang 14 here and by clang-22 in the sanitized
+# builds (ASan, TSan: its warnings about them are seen there), so one
+# build does both jobs (the no-SSE2 build was gcc's own until this round)
+clang22_portable() {
     make -s "$NS_J" BUILD=build-clang-22 CC=clang-22 CFLAGS=-U__SSE2__ units >/dev/null || return 1
     prog_run build-clang-22/unit ./build-clang-22/unit || { echo "$prog_why"; return 1; }
     [ "$prog_fail" -eq 0 ]
 }
-check "build with clang-22 -Wall -Wextra -Werror, portable (no SSE2 fast path): unit tests" nosse
+check "build with clang-22 -Wall -Wextra -Werror, portable (no SSE2 fast path): unit tests" clang22_portable
 # gcc's ASan+UBSan build (build-asan, also the report's, tests/
 # run_browser.sh): the unit tests, and each input in each format that the
 # inner run below does not reach.  The inner run already gives every
