@@ -238,6 +238,18 @@ if command -v cc >/dev/null && command -v nm >/dev/null; then
     printf 'int ns_c(void);\nint ns_b2(void) { return ns_c(); }\n' >>"$L/src/render/b.c"
     st_build "$L"
     must_pass "layers.sh fails on a loop between two files of one layer" st_offence "$L" 'call each other in a loop'
+    # a quiet layer that prints, a call that is the platform layer's
+    # (tools/layers.sh reads both from one nm of every object)
+    st_tree "$L"; printf 'base quiet\nrender\n' >"$L/src/LAYERS"
+    printf '#include <stdio.h>\nvoid ns_a3(void) { puts("x"); }\n' >>"$L/src/base/a.c"; st_build "$L"
+    must_pass "layers.sh fails on a quiet layer that prints" \
+        st_offence "$L" 'src/base/a.c: uses puts: the quiet layer base prints nothing'
+    st_tree "$L"; printf '#include <unistd.h>\nint ns_b3(void) { return (int)fork(); }\n' >>"$L/src/render/b.c"; st_build "$L"
+    must_pass "layers.sh fails on a process call outside the platform layer" \
+        st_offence "$L" 'src/render/b.c: calls fork: what differs between POSIX and Windows'
+    st_tree "$L"; printf 'base\nplatform\nrender\n' >"$L/src/LAYERS"; mkdir -p "$L/src/platform" "$L/build/platform"
+    printf '#include <unistd.h>\nint ns_p(void) { return (int)fork(); }\n' >"$L/src/platform/p.c"; st_build "$L"
+    must_pass "layers.sh: the platform layer may call fork" st_clean "$L"
     # size: a file over 800 lines fails, one the allowlist names passes
     st_tree "$L"; seq 801 | sed 's|.*|/* & */|' >>"$L/src/render/b.c"; st_build "$L"
     must_pass "layers.sh fails on a file over 800 lines" \

@@ -109,15 +109,26 @@ if [ -n "$calls" ]; then echo "$calls"; offences=$((offences + $(echo "$calls" |
 # ---------------------------------------------------------------- quiet layers
 quiet=" $(grep -v '^[[:space:]]*\(#\|$\)' "$LAYERS" | awk '$2 == "quiet" { print $1 }' | tr '\n' ' ')"
 prints='^(printf|fprintf|vprintf|vfprintf|dprintf|puts|fputs|putchar|fputc|putc|perror|fwrite|write|stdout|stderr|__[a-z]*printf_chk|ns_warn_at|ns_error_at|ns_error|ns_note_at|ns_diag_print|ns_diag_stderr|ns_diag_summary)$'
-loud=""
-for o in $mods; do
-    rel=${o#"$BUILD"/}; layer=${rel%%/*}
-    case "$quiet" in *" $layer "*) ;; *) continue ;; esac
-    for sym in $(nm -u "$o" 2>/dev/null | awk '{ print $NF }' | sed 's/@.*//' | grep -E "$prints"); do
-        loud="${loud}src/${rel%.o}.c: uses $sym: the quiet layer $layer prints nothing (src/LAYERS); hand the message to the caller's sink
-"
-    done
-done
+# (one nm for every object: nm starts slowly -- it loads its plugins --
+# and once an object made this script take 20 s)
+# shellcheck disable=SC2086
+undefined=$(nm -A -u $mods 2>/dev/null)
+# offenders RE MESSAGE LAYERS: "src/FILE.c: MESSAGE" (%s: the symbol, then
+# the layer) for each undefined symbol matching RE in an object of one of
+# LAYERS (" a b "; "*": every layer but platform)
+offenders() {
+    printf '%s\n' "$undefined" | awk -v build="$BUILD/" -v re="$1" -v msg="$2" -v layers="$3" '
+        NF >= 2 {
+            obj = $1; sub(/:.*/, "", obj); sub("^" build, "", obj)
+            layer = obj; sub(/\/.*/, "", layer)
+            if (layers == "*" ? layer == "platform" : !index(layers, " " layer " ")) next
+            sym = $NF; sub(/@.*/, "", sym)
+            if (sym !~ re) next
+            sub(/\.o$/, ".c", obj)
+            printf "src/%s: " msg "\n", obj, sym, layer
+        }'
+}
+loud=$(offenders "$prints" "uses %s: the quiet layer %s prints nothing (src/LAYERS); hand the message to the caller's sink" "$quiet")
 loud=$(printf '%s' "$loud" | sort)
 if [ -n "$loud" ]; then echo "$loud"; offences=$((offences + $(echo "$loud" | wc -l))); fi
 
@@ -138,15 +149,9 @@ done)
 if [ -n "$long" ]; then echo "$long"; offences=$((offences + $(echo "$long" | wc -l))); fi
 # ---------------------------------------------------------------- platform calls
 osonly='^(fork|vfork|execv|execve|execvp|execvpe|execl|execlp|execle|fexecve|posix_spawn|posix_spawnp|wait|waitpid|wait3|wait4|waitid|kill|killpg|setpgid|setsid|prctl|poll|ppoll|select|pselect|mmap|mmap64|munmap|mprotect|madvise|posix_madvise|flock|lockf|fcntl|fcntl64|signal|sigaction|sigprocmask|pthread_sigmask|sigemptyset|sigfillset|sigaddset|raise|alarm|ioctl|tcgetattr|tcsetattr|cfmakeraw|uname|syscall|CreateProcessW|CreateProcessA|TerminateProcess|TerminateJobObject|MapViewOfFile|LockFileEx|SetConsoleCtrlHandler|GetConsoleMode|SetConsoleMode|MoveFileExW)$'
-plat=""
-for o in $mods; do
-    rel=${o#"$BUILD"/}; layer=${rel%%/*}
-    [ "$layer" = platform ] && continue
-    for sym in $(nm -u "$o" 2>/dev/null | awk '{ print $NF }' | sed 's/@.*//' | grep -E "$osonly"); do
-        plat="${plat}src/${rel%.o}.c: calls $sym: what differs between POSIX and Windows is the platform layer's (src/platform/plat.h)
+plat=$(offenders "$osonly" "calls %s: what differs between POSIX and Windows is the platform layer's (src/platform/plat.h)" "*")
+[ -n "$plat" ] && plat="$plat
 "
-    done
-done
 procs=$(find src -name '*.c' ! -path 'src/platform/*' -exec grep -Hn '"/proc[/"]' {} + 2>/dev/null | sort |
     sed 's/^\([^:]*:[0-9]*\):.*/\1: reads \/proc: what differs between POSIX and Windows is the platform layer'"'"'s (src\/platform\/plat.h)/')
 [ -n "$procs" ] && plat="${plat}${procs}
