@@ -37,6 +37,10 @@ cd "$(dirname "$0")/.." || exit 2
 # The builds this script makes itself (section 7, the report under ASan)
 # are developer builds: warnings are errors there as in make check's own
 export WERROR=1
+# The constructed NPU study: made once by this run (the inner sanitized run
+# makes its own) and copied by every test that reads one, the load check's
+# rounds too (tests/helpers/study.sh)
+export NS_STUDY=$TMP/study-made
 
 TIER=${TIER:-full}
 case $TIER in fast | full) ;; *) echo "run.sh: TIER is fast or full, not '$TIER'" >&2; exit 2 ;; esac
@@ -81,6 +85,30 @@ if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then
     }
     inner_bg &
 fi
+
+# ---------------------------------------------------------------- leak checks
+# In the inner sanitized run, LeakSanitizer checks the heap at every exit
+# of npuscope: about 50 ms of CPU a process (two thirds of what ASan costs
+# a short one), over thousands of processes that take the same paths
+# again.  So leaks are checked where each path is taken first -- the
+# golden cases (every command and most options), the constructed study
+# and predict, compiles that fail, record, sweep, watch and configurations
+# (leaks on) -- and not in the groups that run those paths again over
+# more inputs: exactness, exports, the bad-input corpus, split, mapped,
+# NPU facts, the fault tier's data side (leaks off).  Every fixture and
+# bad input in every format, and the threaded scan, are leak-checked by
+# gcc's ASan pass (tests/run_builds.sh), the unit tests by both.
+# leaks on|off: in the inner run, set ASan's detect_leaks for what follows
+if [ -n "${NPUSCOPE_INNER:-}" ]; then
+    NS_ASAN_BASE=${ASAN_OPTIONS:-}
+    leaks() {
+        if [ "$1" = on ]; then export ASAN_OPTIONS=$NS_ASAN_BASE
+        else export ASAN_OPTIONS=${NS_ASAN_BASE:+$NS_ASAN_BASE:}detect_leaks=0; fi
+    }
+else
+    leaks() { :; }
+fi
+leaks off
 
 # ---------------------------------------------------------------- 1. unit
 group "1. unit programs"
@@ -211,11 +239,13 @@ check "strict JSON (jansson) of table, fit, advise on run folders" strict_runs
 
 # ---------------------------------------------------------------- 4. golden
 group "4. golden cases"
+leaks on
 for c in tests/cases/*.args; do
     c=${c%.args}
     check "golden $(basename "$c") — $(head -n 1 "$c.desc" 2>/dev/null)" golden "$c"
 done
 check "golden: every case has its .args, .out, .err, .rc and .desc" golden_layout tests/cases
+leaks off
 
 # ---------------------------------------------------------------- 5. end to end
 group "5. end to end"
@@ -270,10 +300,12 @@ group "6. large input"
 # adaptive sweeps in the full tier (tests/run_predict.sh) -- in the fast
 # tier run beside from the top, joined here
 if tier_full; then
+    leaks on
     # shellcheck source=tests/run_study.sh
     . tests/run_study.sh
     # shellcheck source=tests/run_predict.sh
     . tests/run_predict.sh
+    leaks off
 else
     beside_join second
 fi
@@ -292,8 +324,10 @@ fi
 # shellcheck source=tests/run_faults_data.sh
 . tests/run_faults_data.sh
 # compiles that fail, the environment, the timeline of a load (tests/run_failures.sh)
+leaks on
 # shellcheck source=tests/run_failures.sh
 . tests/run_failures.sh
+leaks off
 
 # A large input crosses many read-buffer boundaries: the same reports must
 # come out as from the small file, byte for byte, from a file and a pipe.
@@ -358,6 +392,7 @@ if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then
     beside builds tests/run_builds.sh
 fi
 group "6b. record, sweep, table"
+leaks on
 # (real processes and compiles, timing-sensitive: the full tier only; the
 # report page's structure runs in both, its browser tests in the full one)
 if tier_full; then
