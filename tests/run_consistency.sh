@@ -73,7 +73,7 @@ check "consistency: constructed NPU cold/warm runs (cache hits): verdict hit, wa
 
 # the demo's constructed NPU study (tests/helpers/gen-study.py, 60 configurations)
 cs_study() {
-    [ -d "$CS/study/runs" ] || NPUSCOPE=$NPUSCOPE python3 tests/helpers/gen-study.py "$CS/study" >/dev/null 2>&1 || return 1
+    [ -d "$CS/study/runs" ] || NPUSCOPE=$NPUSCOPE sh tests/helpers/study.sh "$CS/study" >/dev/null 2>&1 || return 1
     cs_same "$CS/study/runs" || return 1
     jqt '.study.configurations == 60 and (.cases | length) == 60' "$CS/adv.json" || return 1
     grep -q 'id="fix-table"' "$CS/p.html" || { echo "no fix table on the study page"; return 1; }

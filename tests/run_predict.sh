@@ -37,10 +37,10 @@ fi
 PRED=$TMP/predict
 mkdir -p "$PRED"
 
+# (made once per make check and copied: tests/helpers/study.sh)
 pred_study_made() {
     [ -s "$PRED/study/truth.json" ] && return 0
-    NPUSCOPE=$NPUSCOPE python3 tests/helpers/gen-study.py "$PRED/study" >/dev/null 2>&1
-    [ -s "$PRED/study/truth.json" ]
+    NPUSCOPE=$NPUSCOPE sh tests/helpers/study.sh "$PRED/study" >/dev/null 2>&1
 }
 
 # A sparse sweep: the configurations (model i, window j, precision k) with

@@ -132,7 +132,8 @@ test('a constructed sweep: the regime moves with the window, series are fitted',
 // on the page, drawn, screenshotted; the 15-series scaling plot is whole.
 test('the study: its six figures, and 15 series as small multiples', async () => {
   const dir = path.join(out, 'study');
-  const g = spawnSync('python3', [path.join(root, 'tests', 'helpers', 'gen-study.py'), dir], {
+  // (made once per make check and copied: tests/helpers/study.sh)
+  const g = spawnSync('sh', [path.join(root, 'tests', 'helpers', 'study.sh'), dir], {
     cwd: root, env: { ...process.env, NPUSCOPE: npuscope }, encoding: 'utf8' });
   assert.equal(g.status, 0, g.stderr);
   const file = report('study', [path.join(dir, 'runs')]);

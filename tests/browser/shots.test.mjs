@@ -68,7 +68,8 @@ before(async () => {
   const mlir = path.join(out, 'shots-mlir');
   fs.rmSync(study, { recursive: true, force: true });
   fs.rmSync(mlir, { recursive: true, force: true });
-  pages.study = exec('python3', [path.join(root, 'tests', 'helpers', 'gen-study.py'), study],
+  // (the study: made once per make check and copied, tests/helpers/study.sh)
+  pages.study = exec('sh', [path.join(root, 'tests', 'helpers', 'study.sh'), study],
     { env: { ...process.env, NPUSCOPE: npuscope } }).then(() => report('shots-study', [path.join(study, 'runs')]));
   pages.mlir = exec(npuscope, ['sweep', '-q', '-o', mlir, '-n', '3', '-L', 'funcs=250,500,1000,2000',
     '--tag', 'tool=mlir-opt-22', '--', 'sh', '-c', MLIR, 'sh', '{funcs}']).then(() => report('shots-mlir', [mlir]));
