@@ -120,6 +120,34 @@ same_outputs() {
     cmp -s "$p.err1" "$p.err2" || { echo "stderr differs: $what"; diff "$p.err1" "$p.err2" | head -8; return 1; }
     cmp -s "$p.rc1" "$p.rc2" || { echo "exit code differs: $what"; return 1; }
 }
+# Pairs of runs that must give the same bytes, compared a batch at a time:
+# each case appends each side's stdout and stderr to PREFIX.out1/.err1 and
+# PREFIX.out2/.err2 and is closed by a line naming it (and, on stdout, its
+# exit code); pairs_same compares the four files once and names the first
+# case that differs.  (Three cmp processes a case were most of what the
+# split and mapped checks cost.)
+# pairs_begin PREFIX: an empty batch
+pairs_begin() { : >"$1.out1"; : >"$1.err1"; : >"$1.out2"; : >"$1.err2"; }
+# pairs_close PREFIX SIDE RC WHAT: the end of a case on side SIDE (1 or 2)
+pairs_close() {
+    printf '== end of: %s (exit %s)\n' "$4" "$3" >>"$1.out$2"
+    printf '== end of: %s\n' "$4" >>"$1.err$2"
+}
+# pairs_same PREFIX WHAT: both sides the same bytes; otherwise say which
+# output of which case differs first, and how
+pairs_same() {
+    local p=$1 s why line
+    for s in out err; do
+        why=$(cmp "$p.${s}1" "$p.${s}2" 2>&1) && continue
+        echo "std$s differs: $2"
+        # cmp says "... differ: byte B, line L" or "EOF on F after byte B, line L"
+        line=${why##* line }
+        case $line in '' | *[!0-9]*) line=1 ;; esac
+        awk -v l="$line" 'FNR >= l && /^== end of: / { print "  in the case: " substr($0, 12); exit }' "$p.${s}1"
+        diff "$p.${s}1" "$p.${s}2" | head -8
+        return 1
+    done
+}
 check() {
     local name=$1; shift
     if ("$@") >"$TMP/out" 2>&1; then ok "$name"
@@ -302,18 +330,23 @@ exports() {
     o=$TMP/exp/$(basename "$f")
     mkdir -p "$TMP/exp" || return 1
     "$NPUSCOPE" tree -q --format json "$f" >"$o.json" || return 1
-    jqt '.reports | length > 0' "$o.json" || { echo "no report"; return 1; }
-    # rows + roots = nodes; every report complete; Total == header total
-    n=$(jq '[.reports[] | [.root | .. | objects | select(has("children"))] | length] | add' "$o.json") || return 1
-    jqt '[.reports[] | .complete] | all' "$o.json" || { echo "incomplete report"; return 1; }
-    jqt '[.reports[] | select(.header_total_s != null and .producer != "llvm-timer-group")
-         | .header_total_s == .root.wall_s] | all' "$o.json" ||
-        { echo "Total differs from Total Execution Time"; return 1; }
-    jqt '[.reports[] | select(.header_wall_clock_s != null) | .header_wall_clock_s == .root.wall_s] | all' \
-        "$o.json" || { echo "LLVM Total wall differs from the wall clock header"; return 1; }
+    # one jq for the document: its reports; rows + roots = nodes; every
+    # report complete; Total == header total; LLVM's wall == its header
+    local facts complete totals walls
+    facts=$(jq -r '[(.reports | length),
+        ([.reports[] | [.root | .. | objects | select(has("children"))] | length] | add // 0),
+        ([.reports[] | .complete] | all),
+        ([.reports[] | select(.header_total_s != null and .producer != "llvm-timer-group")
+          | .header_total_s == .root.wall_s] | all),
+        ([.reports[] | select(.header_wall_clock_s != null) | .header_wall_clock_s == .root.wall_s] | all)]
+        | @tsv' "$o.json") || return 1
+    read -r reports n complete totals walls <<<"$facts"
+    [ "$reports" -gt 0 ] || { echo "no report"; return 1; }
+    [ "$complete" = true ] || { echo "incomplete report"; return 1; }
+    [ "$totals" = true ] || { echo "Total differs from Total Execution Time"; return 1; }
+    [ "$walls" = true ] || { echo "LLVM Total wall differs from the wall clock header"; return 1; }
     "$NPUSCOPE" tree -q --format csv "$f" >"$TMP/csv" || return 1
     rows=$(tail -n +2 "$TMP/csv" | wc -l)
-    reports=$(jq '.reports | length' "$o.json")
     [ "$rows" -eq $((n - reports)) ] || { echo "csv rows $rows, json nodes $n, reports $reports"; return 1; }
     "$NPUSCOPE" tree -q --format chrome "$f" >"$o.chrome" || return 1
     jqt '.traceEvents | length > 0' "$o.chrome" || return 1

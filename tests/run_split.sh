@@ -25,15 +25,22 @@ fi
 # race, so the plain build gives that side, and only the threaded runs
 # are the sanitized build's)
 split_same() {
+    pairs_begin "$TMP/split"
+    split_add "$@"
+    shift
+    pairs_same "$TMP/split" "$*"
+}
+# split_add CHUNK ARGS...: the case, both sides, added to the batch of
+# $TMP/split (tests/lib.sh's pairs_*)
+split_add() {
     local chunk=$1 i t bin
     shift
     for i in 1 2; do
         t=$((i == 1 ? 1 : ${SPLIT_T:-2}))
         bin=$NPUSCOPE; [ "$i" -eq 2 ] || bin=${SPLIT_REF:-$NPUSCOPE}
-        NPUSCOPE_SPLIT_CHUNK=$chunk "$bin" "$@" --threads "$t" >"$TMP/split.out$i" 2>"$TMP/split.err$i"
-        echo $? >"$TMP/split.rc$i"
+        NPUSCOPE_SPLIT_CHUNK=$chunk "$bin" "$@" --threads "$t" >>"$TMP/split.out$i" 2>>"$TMP/split.err$i"
+        pairs_close "$TMP/split" "$i" "$?" "$*"
     done
-    same_outputs "$TMP/split" "$*"
 }
 
 # split_stdin CHUNK FILE ARGS...: the same, reading FILE on standard input
@@ -47,16 +54,19 @@ split_stdin() {
         [ -s "$TMP/split.out1" ] || { echo "stdin: the outputs differ or are empty"; return 1; }
 }
 
-# split_all CHUNK FILE...: top, tree (text and JSON) and stages of each
+# split_all CHUNK FILE...: top, tree (text and JSON) and stages of each,
+# compared in one batch
 split_all() {
     local chunk=$1 f c
     shift
+    pairs_begin "$TMP/split"
     for f in "$@"; do
         for c in "top" "top --format json --all" "tree" "tree --format json" "stages"; do
             # shellcheck disable=SC2086
-            split_same "$chunk" $c "$f" || return 1
+            split_add "$chunk" $c "$f"
         done
     done
+    pairs_same "$TMP/split" "cut every $chunk bytes"
 }
 
 # the inputs: every fixture and bad-input case, and all of them in one file
@@ -106,12 +116,15 @@ END {
     "$FIX/mlir22-json-tree-st.txt" >"$TMP/split-warn.log"
 
 split_fixtures() {
-    local f
-    while read -r f; do split_all 4096 "$f" || return 1; done <"$TMP/split.list"
+    local files
+    mapfile -t files <"$TMP/split.list"
+    split_all 4096 "${files[@]}"
 }
 split_fixtures_tiny() {
     local f
-    while read -r f; do split_same 61 tree --format json "$f" || return 1; done <"$TMP/split.list"
+    pairs_begin "$TMP/split"
+    while read -r f; do split_add 61 tree --format json "$f"; done <"$TMP/split.list"
+    pairs_same "$TMP/split" "cut every 61 bytes"
 }
 split_cat() { split_all 4096 "$TMP/split-all.log" && split_all 333 "$TMP/split-all.log"; }
 split_dense() { split_all 4096 "$TMP/split-dense.log" && split_all 65536 "$TMP/split-dense.log"; }

@@ -74,6 +74,9 @@ fake nofolded 'for a do [ "$a" = folded ] && exit 0; done' "exec \"$REAL\" \"\$@
 fake badfolded 'for a do [ "$a" = folded ] && { "'"$REAL"'" "$@"; echo "no count here"; exit 0; }; done' \
     "exec \"$REAL\" \"\$@\""
 fake nojson 'for a do [ "$a" = json ] && exit 0; done' "exec \"$REAL\" \"\$@\""
+# the real binary, but its tree JSON says a report is incomplete
+fake incomplete 'for a do [ "$a" = json ] && { "'"$REAL"'" "$@" | sed "s/\"complete\":true/\"complete\":false/"; exit 0; }; done' \
+    "exec \"$REAL\" \"\$@\""
 # the real binary with --npu dropped: an --npu that attaches nothing
 fake nonpu 'for a do shift; if [ "$a" = --npu ]; then set -- "$@" --no-npu; else set -- "$@" "$a"; fi; done' "exec \"$REAL\" \"\$@\""
 
@@ -96,6 +99,7 @@ NPUSCOPE=$ST/nofolded must_fail "exports: folded output empty (grep -qv passed i
 NPUSCOPE=$ST/badfolded must_fail "exports: a folded line without a count" exports "$GOOD"
 NPUSCOPE=$ST/silent must_fail "exports: npuscope prints nothing and exits 0" exports "$GOOD"
 NPUSCOPE=$ST/noreports must_fail "exports: a tree JSON without reports" exports "$GOOD"
+NPUSCOPE=$ST/incomplete must_fail "exports: a report the tree JSON calls incomplete" exports "$GOOD"
 must_pass "exports of a fixture" exports "$GOOD"
 st_folded() { printf '%s' "$1" >"$ST/folded"; folded_shape "$ST/folded"; }
 must_fail "folded_shape: an empty file" st_folded ''
