@@ -283,14 +283,29 @@ check "advise: the NPUW decode trade-off, compile time against tokens/s" advise_
 # diff shows the same trade as one table: 4 runs a side reach p = 0.029,
 # the compile is slower and tokens/s (a rate: better higher) faster.  That
 # p needs every B run slower than every A run: B sleeps 1 s against A's
-# 0.05 (0.3 was too little: on a loaded machine the start of one A run took
-# longer than a B run, and the inner sanitized run said "inconclusive").
+# 0.05.  Even so, in the inner sanitized run on a loaded two-core machine
+# an A run took 1.84 s and a B run 1.38: the premise is looked at, and
+# when the machine broke it the two sides are recorded again (up to three
+# times, each in a folder of its own), never judged on runs that overlap.
+# dt_overlap DIR: empty when every YES run is faster than every NO run
+dt_overlap() {
+    jq -rs 'group_by(.tags.NPUW_FUNCALL_FOR_ALL) | map({(.[0].tags.NPUW_FUNCALL_FOR_ALL): [.[].wall_s]}) | add |
+        if (.YES | max) < (.NO | min) then empty else "the machine made A and B overlap: \(tojson)" end' "$1"/*/run.json
+}
 diff_tradeoff() {
-    local d=$R/decode
-    # the premise, said plainly when the machine broke it
-    local overlap
-    overlap=$(jq -rs 'group_by(.tags.NPUW_FUNCALL_FOR_ALL) | map({(.[0].tags.NPUW_FUNCALL_FOR_ALL): [.[].wall_s]}) | add |
-        if (.YES | max) < (.NO | min) then empty else "the machine made A and B overlap: \(tojson)" end' "$d"/*/run.json)
+    local d=$R/decode overlap try
+    overlap=$(dt_overlap "$d")
+    for try in 1 2 3; do
+        [ -n "$overlap" ] || break
+        echo "$overlap: recorded again"
+        d=$R/decode-again-$try
+        "$NPUSCOPE" record -q -o "$d" -n 4 --tag model=gemma --tag NPUW_FUNCALL_FOR_ALL=YES -- \
+            sh -c 'sleep 0.05; echo "eval time = 800.00 ms / 10 runs (80.00 ms per token, 12.50 tokens per second)"' &&
+        "$NPUSCOPE" record -q -o "$d" -n 4 --tag model=gemma --tag NPUW_FUNCALL_FOR_ALL=NO -- \
+            sh -c 'sleep 1; echo "eval time = 100.00 ms / 10 runs (10.00 ms per token, 100.00 tokens per second)"' ||
+            return 1
+        overlap=$(dt_overlap "$d")
+    done
     [ -z "$overlap" ] || { echo "$overlap"; return 1; }
     "$NPUSCOPE" diff -q --format json --a NPUW_FUNCALL_FOR_ALL=YES --b NPUW_FUNCALL_FOR_ALL=NO \
         "$d" >"$R/tradeoff.json" || return 1
