@@ -267,12 +267,17 @@ check "record --collect: schedule trace and strategy become tasks/tiles metrics"
 
 # advise: the NPUW decode lesson from runs that differ only in
 # NPUW_FUNCALL_FOR_ALL and report tokens/s (outputs shaped like llama.cpp's)
+# decode_record DIR: four runs a side, NPUW_FUNCALL_FOR_ALL=YES compiling in
+# 0.05 s and decoding 12.5 tokens/s, NO compiling in 1 s and decoding 100
+decode_record() {
+    "$NPUSCOPE" record -q -o "$1" -n 4 --tag model=gemma --tag NPUW_FUNCALL_FOR_ALL=YES -- \
+        sh -c 'sleep 0.05; echo "eval time = 800.00 ms / 10 runs (80.00 ms per token, 12.50 tokens per second)"' &&
+    "$NPUSCOPE" record -q -o "$1" -n 4 --tag model=gemma --tag NPUW_FUNCALL_FOR_ALL=NO -- \
+        sh -c 'sleep 1; echo "eval time = 100.00 ms / 10 runs (10.00 ms per token, 100.00 tokens per second)"'
+}
 advise_decode() {
     local d=$R/decode
-    "$NPUSCOPE" record -q -o "$d" -n 4 --tag model=gemma --tag NPUW_FUNCALL_FOR_ALL=YES -- \
-        sh -c 'sleep 0.05; echo "eval time = 800.00 ms / 10 runs (80.00 ms per token, 12.50 tokens per second)"' || return 1
-    "$NPUSCOPE" record -q -o "$d" -n 4 --tag model=gemma --tag NPUW_FUNCALL_FOR_ALL=NO -- \
-        sh -c 'sleep 1; echo "eval time = 100.00 ms / 10 runs (10.00 ms per token, 100.00 tokens per second)"' || return 1
+    decode_record "$d" || return 1
     "$NPUSCOPE" advise --format json "$d" >"$R/advise.json" || return 1
     jqt '.tradeoffs | test("NPUW_FUNCALL_FOR_ALL=NO decodes at 100.00 tokens/s vs 12.50 \\(x8.00\\)") and
            test("Use NPUW_FUNCALL_FOR_ALL=NO for the generate")' "$R/advise.json" ||
@@ -299,11 +304,7 @@ diff_tradeoff() {
         [ -n "$overlap" ] || break
         echo "$overlap: recorded again"
         d=$R/decode-again-$try
-        "$NPUSCOPE" record -q -o "$d" -n 4 --tag model=gemma --tag NPUW_FUNCALL_FOR_ALL=YES -- \
-            sh -c 'sleep 0.05; echo "eval time = 800.00 ms / 10 runs (80.00 ms per token, 12.50 tokens per second)"' &&
-        "$NPUSCOPE" record -q -o "$d" -n 4 --tag model=gemma --tag NPUW_FUNCALL_FOR_ALL=NO -- \
-            sh -c 'sleep 1; echo "eval time = 100.00 ms / 10 runs (10.00 ms per token, 100.00 tokens per second)"' ||
-            return 1
+        decode_record "$d" || return 1
         overlap=$(dt_overlap "$d")
     done
     [ -z "$overlap" ] || { echo "$overlap"; return 1; }
