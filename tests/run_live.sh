@@ -23,11 +23,13 @@ lv_pty() {
 
 # (The run before the ordinary one is twice as slow: the profile holds the
 # times the compile printed, and an ordinary run also spends time starting
-# the fake compile's processes, which on a loaded machine put it 1.6x
-# behind a profile of equal times at one pass, and it was warned.  Against
-# a run twice as slow, the machine must triple the ordinary run's time for
-# a warning; the slow run, three times the ordinary one, is warned however
-# loaded the machine.)
+# the fake compile's processes.  The fake keeps a schedule, so that time
+# does not add up, but on a loaded machine one late start put an ordinary
+# run 2x behind a profile of equal times at one pass.  Against a run twice
+# as slow, the machine must make the ordinary run arrive at a pass three
+# times late for a warning; the slow run, three times the ordinary one, is
+# warned however loaded the machine.  What is and is not "slower" is
+# tested on numbers in tests/unit_progress.c.)
 lv_record() {
     local out=$LV/rec
     lv_pty first "SLOW=2 $LVNS record -o $out -- $FAKE" || return 1

@@ -92,3 +92,19 @@ double ns_progress_done_s(const ns_profile *p, const ns_progress *pos) {
         s += p->reports[pos->report].rows[pos->row].start_s;
     return s;
 }
+
+double ns_progress_end_s(const ns_profile *p, const ns_progress *pos) {
+    if (!p) return 0;
+    double s = 0;
+    for (int i = 0; i <= pos->report && i < p->nreports; i++) s += p->reports[i].total_s;
+    return s;
+}
+
+/* ====== Pace ====== */
+
+double ns_progress_slower(double elapsed, double entered, double start_s, double end_s) {
+    double worst = 0;
+    if (entered >= 0 && start_s > 1) worst = entered / start_s;
+    if (end_s > 0 && elapsed > 1 && elapsed / end_s > worst) worst = elapsed / end_s;
+    return worst >= NS_PROGRESS_SLOWER ? worst : 0;
+}

@@ -62,5 +62,24 @@ void ns_progress_report_done(ns_progress *pos);
 /* Profile seconds done at pos (earlier reports' totals plus the row's
  * start); the row's own time is not counted as done. */
 double ns_progress_done_s(const ns_profile *p, const ns_progress *pos);
+/* Profile seconds at which the compile pos is in had ended: the totals of
+ * the reports up to and including pos's (the profile's total past its
+ * last report). */
+double ns_progress_end_s(const ns_profile *p, const ns_progress *pos);
+
+/* How many times slower this run is than the profile's, or 0 when it is
+ * not clearly so (NS_PROGRESS_SLOWER).  elapsed: this run's seconds so far;
+ * entered: its seconds when it logged the pass it is in (< 0: none of the
+ * profile's passes in this compile yet); start_s: when the profile's run
+ * had started that pass; end_s: ns_progress_end_s.  Two comparisons that
+ * are never wrong, the larger said: this run arrived at the pass later
+ * than the profile's did, or it is still in the compile past the time the
+ * profile's had finished all of it.  Never elapsed against the pass's
+ * start or end: in the middle of a long pass, or in the passes after it
+ * that log nothing at INFO, that would call an ordinary run slow.  Starts
+ * within the first second are not compared (process starts are noise
+ * there). */
+#define NS_PROGRESS_SLOWER 1.5
+double ns_progress_slower(double elapsed, double entered, double start_s, double end_s);
 
 #endif

@@ -28,7 +28,7 @@ struct ns_live {
     ns_stage_map *map;        /* the vpux map: which logger is which pass (owned) */
     char *npuw;               /* NPUW layout, or NULL */
     ns_progress pos;          /* where in the profile */
-    int at_known;             /* pos names a row the profile has */
+    double entered;           /* run seconds when pos's row was logged; -1: none yet */
     int compiles;             /* reports finished in this run */
     char pass[160];           /* the pass logger seen last ("" none) */
     char sub[160];            /* a developer build's subgraph name ("" none) */
@@ -80,7 +80,7 @@ void ns_live_start(ns_live *l, const char *label, ns_profile *profile, const cha
     l->npuw = npuw ? ns_strdup(npuw) : NULL;
     l->pos.report = 0;
     l->pos.row = -1;
-    l->at_known = 0;
+    l->entered = -1;
     l->compiles = 0;
     l->pass[0] = l->sub[0] = l->last_report[0] = 0;
     l->len[0] = l->len[1] = 0;
@@ -124,7 +124,10 @@ static void ns__line(ns_live *l, const char *s, size_t n) {
             memcpy(l->pass, logger, m + 1);
             char key[128];
             ns_pass_key(pass, strlen(pass), key, sizeof key);
-            l->at_known = ns_progress_pass(l->profile, &l->pos, l->compiles, key);
+            if (ns_progress_pass(l->profile, &l->pos, l->compiles, key))
+                l->entered = ns__now() - l->t0;
+            else if (l->pos.row < 0)
+                l->entered = -1; /* a new compile, none of its passes known yet */
             ns__event(l, "pass", l->pass, NAN);
         }
         return;
@@ -144,7 +147,7 @@ static void ns__line(ns_live *l, const char *s, size_t n) {
         l->compiles++;
         snprintf(l->last_report, sizeof l->last_report, "report %d: %.4f s", l->compiles, total);
         ns_progress_report_done(&l->pos);
-        l->at_known = 0;
+        l->entered = -1;
         l->pass[0] = l->sub[0] = 0;
     }
 }
@@ -202,11 +205,9 @@ void ns_live_tick(ns_live *l, int force) {
         double total = l->profile->total_s;
         st.share = done / total;
         if (st.share > 1) st.share = 1;
-        if (elapsed > 1.5 * total && elapsed > 1) {
-            st.slower = elapsed / total; /* past where the last run had finished */
-        } else if (l->at_known && done > 1 && elapsed / done >= 1.5) {
-            st.slower = elapsed / done;
-        } else {
+        st.slower = ns_progress_slower(elapsed, l->entered, done,
+                                       ns_progress_end_s(l->profile, &l->pos));
+        if (!st.slower) {
             double pace = done > 1 ? elapsed / done : 1;
             st.left_s = (total - done) * pace;
             if (done <= 1 && elapsed < total) st.left_s = total - elapsed;

@@ -9,13 +9,25 @@
 # the timing report of that compile with the time each pass took.
 # FIXED_TS=1 prints 12:00:00.000 for every time stamp (byte-stable logs).
 # Constructed from the documented formats: there is no NPU here.
+#
+# It keeps a schedule: pass N ends STEP*SLOW*N seconds after the start, so
+# the time its own processes take to start (date, awk, sleep: three a
+# pass, slow on a loaded machine) does not add up, and a run's pace is the
+# one asked for unless a single pass's starts take longer than the pass.
 compiles=${COMPILES:-2}
 step=${STEP:-0.3}
 slow=${SLOW:-1}
+start=$(date +%s.%N)
+passes=0
 ts() { if [ -n "${FIXED_TS:-}" ]; then echo 12:00:00.000; else date +%H:%M:%S.%3N; fi; }
 pass() { # logger message
-    printf '[INFO] %s [%s]   %s\n' "$(ts)" "$1" "$2"
-    sleep "$(awk -v s="$step" -v k="$slow" 'BEGIN { printf "%.3f", s * k }')"
+    set -- "$1" "$2" "$(date '+%H:%M:%S.%3N %s.%N')"
+    ts=${3% *}
+    [ -n "${FIXED_TS:-}" ] && ts=12:00:00.000
+    printf '[INFO] %s [%s]   %s\n' "$ts" "$1" "$2"
+    passes=$((passes + 1))
+    sleep "$(awk -v t0="$start" -v now="${3#* }" -v n="$passes" -v s="$step" -v k="$slow" \
+        'BEGIN { d = t0 + n * s * k - now; printf "%.3f", (d > 0 ? d : 0) }')"
 }
 c=0
 while [ "$c" -lt "$compiles" ]; do
