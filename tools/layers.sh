@@ -39,9 +39,10 @@ offences=0
 
 # ---------------------------------------------------------------- includes
 # src/LAYER/.../file.c includes "OTHER/x.h": OTHER must rank <= LAYER.
-inc=$(find src -mindepth 2 -name '*.[ch]' | sort | while read -r f; do
-    grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f"
-done | awk -v ranks="$ranks" '
+# (one grep over every file, not one a file: process starts were most of
+# this script's time)
+inc=$(find src -mindepth 2 -name '*.[ch]' -print0 | sort -z |
+    xargs -0 grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' /dev/null | awk -v ranks="$ranks" '
     BEGIN { n = split(ranks, r, "\n"); for (i = 1; i <= n; i++) { split(r[i], p, " "); rank[p[1]] = p[2] } }
     {
         file = $0; sub(/:.*/, "", file)
@@ -69,7 +70,11 @@ done
 [ -n "$mods" ] || { echo "layers: no objects in $BUILD (run make first)" >&2; exit 2; }
 # nm -A prints "obj:[addr] TYPE name": T/D/B/R/C/V define a symbol, U uses one.
 # shellcheck disable=SC2086
-calls=$(nm -A $mods 2>/dev/null | awk -v ranks="$ranks" -v build="$BUILD/" '
+# one nm of every object (nm loads its plugins at each start): the calls
+# check below reads all of it, the quiet and platform checks its undefined
+# symbols
+symbols=$(nm -A $mods 2>/dev/null)
+calls=$(printf '%s\n' "$symbols" | awk -v ranks="$ranks" -v build="$BUILD/" '
     BEGIN { n = split(ranks, r, "\n"); for (i = 1; i <= n; i++) { split(r[i], p, " "); rank[p[1]] = p[2] } }
     # "build/parse/scan.o:0000000000000000 T ns_scan_path" or "build/x.o:  U sym"
     { obj = $1; sub(/:.*/, "", obj); sub("^" build, "", obj); sub(/\.o$/, ".c", obj) }
@@ -112,7 +117,7 @@ prints='^(printf|fprintf|vprintf|vfprintf|dprintf|puts|fputs|putchar|fputc|putc|
 # (one nm for every object: nm starts slowly -- it loads its plugins --
 # and once an object made this script take 20 s)
 # shellcheck disable=SC2086
-undefined=$(nm -A -u $mods 2>/dev/null)
+undefined=$(printf '%s\n' "$symbols" | awk 'NF == 3 && $2 == "U"')
 # offenders RE MESSAGE LAYERS: "src/FILE.c: MESSAGE" (%s: the symbol, then
 # the layer) for each undefined symbol matching RE in an object of one of
 # LAYERS (" a b "; "*": every layer but platform)
@@ -140,8 +145,7 @@ if [ -n "$loud" ]; then echo "$loud"; offences=$((offences + $(echo "$loud" | wc
 # is emptied again when such changes are merged.
 NS_FILE_MAX=${NS_FILE_MAX:-800}
 to_be_split=" ${LAYERS_TO_BE_SPLIT:-} "
-long=$(find src -name '*.[ch]' | sort | while read -r f; do
-    n=$(wc -l <"$f")
+long=$(find src -name '*.[ch]' -print0 | sort -z | xargs -0 wc -l | awk '$2 != "total"' | while read -r n f; do
     [ "$n" -gt "$NS_FILE_MAX" ] || continue
     case "$to_be_split" in *" $f "*) continue ;; esac  # to be split this round
     echo "$f:$n: $n lines: more than $NS_FILE_MAX; break it into files of one job"
