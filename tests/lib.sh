@@ -67,16 +67,37 @@ skip() { ns_tick; skips=$((skips + 1)); echo "skipped: $*"; }
 
 # ---------------------------------------------------------------- per-group times
 # `finish` prints how long each group of checks took, one line each, so that
-# a slow check is seen when it is added.  A group is a sourced script
+# a slow check is seen when it is added, and the CPU it took, so that the
+# suite's budget on two cores is kept where it is spent.  A group is a sourced script
 # (tests/run_X.sh: its name, found on the call stack, so a new `. tests/
 # run_X.sh` line is timed with nothing more) or, for checks in run.sh
 # itself, the section named by the last `group NAME`.  Each counted result
 # (ok, bad, skip, tally) adds the time since the one before it to the group
 # of the script that produced it: the work before a result is its check's.
+# The CPU is bash's `times`: this shell's and its waited-for children's
+# (a check's subshell and all it waited for; not a lane run beside, whose
+# own lines say its CPU), read through a file (no fork a result).
 NS_TLAST=${EPOCHREALTIME/./}
 NS_GROUP=
-declare -A NS_GTIME=()
+declare -A NS_GTIME=() NS_GCPU=()
 NS_GORDER=()
+# ns_ms 1m2.345s: its milliseconds, in ns_m
+ns_ms() {
+    local m=${1%%m*} sec=${1#*m}
+    sec=${sec%s}
+    ns_m=$((m * 60000 + 10#${sec%.*} * 1000 + 10#${sec#*.}))
+}
+# ns_cpu_ms: sets ns_cpu to the CPU milliseconds of this shell and its
+# waited-for children so far
+ns_cpu_ms() {
+    local u s cu cs
+    ns_cpu=0
+    times >"$TMP/.times" || return 0
+    { read -r u s; read -r cu cs; } <"$TMP/.times" || return 0
+    for u in "$u" "$s" "$cu" "$cs"; do ns_ms "$u"; ns_cpu=$((ns_cpu + ns_m)); done
+}
+ns_cpu_ms
+NS_CLAST=$ns_cpu
 ns_tick() {
     local now=${EPOCHREALTIME/./} g= i src
     for ((i = 1; i < ${#BASH_SOURCE[@]}; i++)); do
@@ -86,9 +107,12 @@ ns_tick() {
         break
     done
     g=${g:-${NS_GROUP:-${0##*/}}}
-    [ -n "${NS_GTIME[$g]+x}" ] || { NS_GTIME[$g]=0; NS_GORDER+=("$g"); }
+    [ -n "${NS_GTIME[$g]+x}" ] || { NS_GTIME[$g]=0; NS_GCPU[$g]=0; NS_GORDER+=("$g"); }
     NS_GTIME[$g]=$((NS_GTIME[$g] + now - NS_TLAST))
     NS_TLAST=$now
+    ns_cpu_ms
+    NS_GCPU[$g]=$((NS_GCPU[$g] + ns_cpu - NS_CLAST))
+    NS_CLAST=$ns_cpu
 }
 # group NAME: the checks of run.sh from here on are timed as NAME
 # (the time before the first group is the first group's)
@@ -97,18 +121,21 @@ group() { [ -z "$NS_GROUP" ] || ns_tick; NS_GROUP=$1; }
 # lines) join ours, named PREFIX NAME (a run beside this one: its times
 # overlap ours, they do not add to them)
 ns_times_join() {
-    local sec tenth name
-    while read -r sec tenth name; do
+    local sec tenth csec ctenth name
+    while read -r sec tenth csec ctenth name; do
         NS_GTIME["$1$name"]=$((sec * 1000000 + tenth * 100000))
+        NS_GCPU["$1$name"]=$((csec * 1000 + ctenth * 100))
         NS_GORDER+=("$1$name")
-    done < <(sed -n 's/^time *\([0-9]*\)\.\([0-9]\) s  \(.*\)$/\1 \2 \3/p' "$2")
+    done < <(sed -n 's/^time *\([0-9]*\)\.\([0-9]\) s  cpu *\([0-9]*\)\.\([0-9]\) s  \(.*\)$/\1 \2 \3 \4 \5/p' "$2")
 }
-# ns_times: one line per group, "time   12.3 s  NAME", in the order run
+# ns_times: one line per group, "time   12.3 s  cpu    8.1 s  NAME", in
+# the order run
 ns_times() {
-    local g us
+    local g us ms
     for g in "${NS_GORDER[@]}"; do
-        us=${NS_GTIME[$g]}
-        printf 'time %7d.%d s  %s\n' $((us / 1000000)) $((us / 100000 % 10)) "$g"
+        us=${NS_GTIME[$g]} ms=${NS_GCPU[$g]:-0}
+        printf 'time %7d.%d s  cpu %7d.%d s  %s\n' $((us / 1000000)) $((us / 100000 % 10)) \
+            $((ms / 1000)) $((ms / 100 % 10)) "$g"
     done
 }
 # same_outputs PREFIX WHAT: two runs left PREFIX.out1/.err1/.rc1 and
