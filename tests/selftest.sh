@@ -74,6 +74,8 @@ fake nofolded 'for a do [ "$a" = folded ] && exit 0; done' "exec \"$REAL\" \"\$@
 fake badfolded 'for a do [ "$a" = folded ] && { "'"$REAL"'" "$@"; echo "no count here"; exit 0; }; done' \
     "exec \"$REAL\" \"\$@\""
 fake nojson 'for a do [ "$a" = json ] && exit 0; done' "exec \"$REAL\" \"\$@\""
+# the real binary, but its speedscope export is cut short (not JSON)
+fake badspeedscope 'for a do [ "$a" = speedscope ] && { "'"$REAL"'" "$@" | head -c 40; exit 0; }; done' "exec \"$REAL\" \"\$@\""
 # the real binary, but its tree JSON says a report is incomplete
 fake incomplete 'for a do [ "$a" = json ] && { "'"$REAL"'" "$@" | sed "s/\"complete\":true/\"complete\":false/"; exit 0; }; done' \
     "exec \"$REAL\" \"\$@\""
@@ -195,6 +197,7 @@ must_fail "golden_layout: an .out without its case" golden_layout "$ST/cases"
 mkdir -p "$ST/bad"
 cp "$GOOD" "$ST/bad/x.in"; echo 0 >"$ST/bad/x.rc"; : >"$ST/bad/x.err"; echo 'a good report' >"$ST/bad/x.desc"
 BAD=$ST/bad NPUSCOPE=$ST/nojson must_fail "bad_case: exit 0 and an empty --format json (it passed)" bad_case x
+BAD=$ST/bad NPUSCOPE=$ST/badspeedscope must_fail "bad_case: a speedscope export that is not JSON (the three are checked at once)" bad_case x
 BAD=$ST/bad must_pass "bad_case: a report and its exports" bad_case x
 
 # ---------------------------------------------------------------- layer checker
