@@ -83,7 +83,8 @@ if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then
         fi
         : >"$INNER_DIR/done"
     }
-    inner_bg &
+    # (not our child: beside() says why)
+    ( inner_bg & )
 fi
 
 # ---------------------------------------------------------------- leak checks
@@ -134,10 +135,13 @@ fi
 # beside_join LANE: wait for the lane, then count each script's results
 # and join its times, marked "beside: ".
 declare -A BESIDE_SCRIPTS
+# (Started from a subshell that exits at once, so that the lane is not
+# this shell's child: its CPU would be added to whichever group of ours is
+# running when it ends (bash's times); its own lines say it.)
 beside() {
     local lane=$1
     shift
-    (
+    ( (
         for sc; do
             case $sc in
             sourced:*) NPUSCOPE=$NPUSCOPE bash -c '. tests/lib.sh; . "$1"; finish' sh "${sc#sourced:}" ;;
@@ -146,7 +150,7 @@ beside() {
             echo $? >"$TMP/bg-${sc##*/}.rc"
         done
         : >"$TMP/lane-$lane.done"
-    ) &
+    ) & )
     BESIDE_SCRIPTS[$lane]="$*"
 }
 beside_join() {
@@ -163,11 +167,13 @@ beside_join() {
     done
 }
 beside first tests/run_groups.sh tests/run_split.sh tests/run_mapped.sh
-# The fast tier runs two more in a second lane: the constructed study and
-# predict are its longest groups after the unit programs, and mostly one
-# process at a time (make test's 120 s).  The full tier sources them in
-# section 6 as before: its sanitized suite already fills the other core.
-if ! tier_full; then beside second tests/run_study.sh tests/run_predict.sh; fi
+# The fast tier runs three more in a second lane: the constructed study and
+# predict, mostly one process at a time, and the bad-input corpus, the
+# longest group of the line below (make test's 120 s: with it here the
+# line and the two lanes take about the same time).  The full tier sources
+# them in section 6 as before: its sanitized suite already fills the other
+# core.
+if ! tier_full; then beside second tests/run_study.sh tests/run_predict.sh tests/run_bad.sh; fi
 
 # ---------------------------------------------------------------- 1a. the checks checked
 group "1a. the self-test"
@@ -293,8 +299,11 @@ present "e2e clang-22 -ftime-trace/-ftime-report" clang-22 &&
 group "6. large input"
 # The corpus in tests/bad/cases: each input with its exit code and messages,
 # never a crash, a hang or unbounded memory (tests/bad/README.md).
-# shellcheck source=tests/run_bad.sh
-. tests/run_bad.sh
+# (the fast tier: in the second lane, from the top)
+if tier_full; then
+    # shellcheck source=tests/run_bad.sh
+    . tests/run_bad.sh
+fi
 # the constructed study: regimes, the per-report fit, size_b, the page
 # figures (tests/run_study.sh); predict: a sparse study, a cliff, refusals,
 # adaptive sweeps in the full tier (tests/run_predict.sh) -- in the fast
