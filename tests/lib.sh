@@ -360,36 +360,44 @@ folded_shape() {
 # run.sh's strict JSON check of the same outputs)
 exports() {
     local f=$1 n rows reports o
-    o=$TMP/exp/$(basename "$f")
-    mkdir -p "$TMP/exp" || return 1
+    o=$TMP/exp/${f##*/}
+    [ -d "$TMP/exp" ] || mkdir -p "$TMP/exp" || return 1
     "$NPUSCOPE" tree -q --format json "$f" >"$o.json" || return 1
     # one jq for the document: its reports; rows + roots = nodes; every
     # report complete; Total == header total; LLVM's wall == its header
-    local facts complete totals walls
-    facts=$(jq -r '[(.reports | length),
+    # (its answer through a file: a command substitution is a process)
+    local complete totals walls
+    jq -r '[(.reports | length),
         ([.reports[] | [.root | .. | objects | select(has("children"))] | length] | add // 0),
         ([.reports[] | .complete] | all),
         ([.reports[] | select(.header_total_s != null and .producer != "llvm-timer-group")
           | .header_total_s == .root.wall_s] | all),
         ([.reports[] | select(.header_wall_clock_s != null) | .header_wall_clock_s == .root.wall_s] | all)]
-        | @tsv' "$o.json") || return 1
-    read -r reports n complete totals walls <<<"$facts"
-    [ "$reports" -gt 0 ] || { echo "no report"; return 1; }
+        | @tsv' "$o.json" >"$TMP/exp.facts" || return 1
+    read -r reports n complete totals walls <"$TMP/exp.facts"
+    [ "${reports:-0}" -gt 0 ] || { echo "no report"; return 1; }
     [ "$complete" = true ] || { echo "incomplete report"; return 1; }
     [ "$totals" = true ] || { echo "Total differs from Total Execution Time"; return 1; }
     [ "$walls" = true ] || { echo "LLVM Total wall differs from the wall clock header"; return 1; }
     "$NPUSCOPE" tree -q --format csv "$f" >"$TMP/csv" || return 1
-    rows=$(tail -n +2 "$TMP/csv" | wc -l)
+    wc -l <"$TMP/csv" >"$TMP/csv.n" && read -r rows <"$TMP/csv.n" && rows=$((rows - 1)) # less the header
     [ "$rows" -eq $((n - reports)) ] || { echo "csv rows $rows, json nodes $n, reports $reports"; return 1; }
     "$NPUSCOPE" tree -q --format chrome "$f" >"$o.chrome" || return 1
-    jqt '.traceEvents | length > 0' "$o.chrome" || return 1
     "$NPUSCOPE" tree -q --format speedscope "$f" >"$o.speedscope" || return 1
-    jqt '(.profiles | length > 0) and ([.profiles[] | (.samples | length) == (.weights | length)] | all)' \
-        "$o.speedscope" || return 1
-    "$NPUSCOPE" tree -q --format folded "$f" >"$TMP/folded" || return 1
-    folded_shape "$TMP/folded" || return 1
     "$NPUSCOPE" top -q -n 0 --format json "$f" >"$o.top" || return 1
-    jqt '.rows | length > 0' "$o.top"
+    # the three documents in one jq; each of its answers names its check
+    jq -n -r --slurpfile c "$o.chrome" --slurpfile s "$o.speedscope" --slurpfile t "$o.top" '
+        [if ($c[0].traceEvents | length > 0) then empty else "chrome: no traceEvents" end,
+         if ($s[0].profiles | length > 0) and ([$s[0].profiles[] | (.samples | length) == (.weights | length)] | all)
+         then empty else "speedscope: no profile, or samples and weights of different lengths" end,
+         if ($t[0].rows | length > 0) then empty else "top: no rows" end, "checked"] | .[]' \
+        >"$TMP/exp.jq" 2>&1 || { cat "$TMP/exp.jq"; return 1; }
+    # (no output, not even "checked": jq read nothing -- a pass of nothing is no pass)
+    local said=()
+    mapfile -t said <"$TMP/exp.jq"
+    [ "${#said[@]}" -eq 1 ] && [ "${said[0]}" = checked ] || { head -n 5 "$TMP/exp.jq"; return 1; }
+    "$NPUSCOPE" tree -q --format folded "$f" >"$TMP/folded" || return 1
+    folded_shape "$TMP/folded"
 }
 
 # Every JSON npuscope writes goes through jansson's strict parser
@@ -412,15 +420,22 @@ strict_json() {
 # golden CASE: CASE.args (one argument a line) gives CASE.out, CASE.err and
 # CASE.rc exactly; CASE.desc says in one line what the case shows, and a
 # case without it fails
+# (Two processes a case, npuscope and a cmp of its output, and diff only
+# to show a difference: the case's files are read by bash itself.)
 golden() {
-    local c=$1 args=()
+    local c=$1 args=() desc=() rc want f
     [ -f "$c.desc" ] || { echo "$c.desc missing: say in one line what the case shows"; return 1; }
-    [ "$(wc -l <"$c.desc")" -eq 1 ] && grep -q '[^[:space:]]' "$c.desc" ||
+    mapfile -t desc <"$c.desc"
+    [ "${#desc[@]}" -eq 1 ] && [[ ${desc[0]} == *[![:space:]]* ]] ||
         { echo "$c.desc: not one line of text"; return 1; }
     mapfile -t args <"$c.args" || return 1
     "$NPUSCOPE" "${args[@]}" >"$TMP/golden.out" 2>"$TMP/golden.err" </dev/null
-    echo $? >"$TMP/golden.rc"
-    diff "$c.out" "$TMP/golden.out" && diff "$c.err" "$TMP/golden.err" && diff "$c.rc" "$TMP/golden.rc"
+    rc=$?
+    read -r want <"$c.rc" || { echo "$c.rc: no exit code"; return 1; }
+    for f in out err; do
+        cmp -s "$c.$f" "$TMP/golden.$f" || { diff "$c.$f" "$TMP/golden.$f"; return 1; }
+    done
+    [ "$rc" = "$want" ] || { echo "exit $rc, $c.rc says $want"; return 1; }
 }
 # golden_layout DIR: every file in DIR belongs to a case that has all five
 # parts (an .out left behind by a renamed case would otherwise go unnoticed)

@@ -74,6 +74,8 @@ fake nofolded 'for a do [ "$a" = folded ] && exit 0; done' "exec \"$REAL\" \"\$@
 fake badfolded 'for a do [ "$a" = folded ] && { "'"$REAL"'" "$@"; echo "no count here"; exit 0; }; done' \
     "exec \"$REAL\" \"\$@\""
 fake nojson 'for a do [ "$a" = json ] && exit 0; done' "exec \"$REAL\" \"\$@\""
+# the real binary, but its chrome trace has no events
+fake noevents 'for a do [ "$a" = chrome ] && { echo "{\"traceEvents\": []}"; exit 0; }; done' "exec \"$REAL\" \"\$@\""
 # the real binary, but its speedscope export is cut short (not JSON)
 fake badspeedscope 'for a do [ "$a" = speedscope ] && { "'"$REAL"'" "$@" | head -c 40; exit 0; }; done' "exec \"$REAL\" \"\$@\""
 # the real binary, but its tree JSON says a report is incomplete
@@ -102,6 +104,8 @@ NPUSCOPE=$ST/badfolded must_fail "exports: a folded line without a count" export
 NPUSCOPE=$ST/silent must_fail "exports: npuscope prints nothing and exits 0" exports "$GOOD"
 NPUSCOPE=$ST/noreports must_fail "exports: a tree JSON without reports" exports "$GOOD"
 NPUSCOPE=$ST/incomplete must_fail "exports: a report the tree JSON calls incomplete" exports "$GOOD"
+NPUSCOPE=$ST/noevents must_fail "exports: a chrome trace without events (three documents, one jq)" exports "$GOOD"
+NPUSCOPE=$ST/badspeedscope must_fail "exports: a speedscope export that is not JSON" exports "$GOOD"
 must_pass "exports of a fixture" exports "$GOOD"
 st_folded() { printf '%s' "$1" >"$ST/folded"; folded_shape "$ST/folded"; }
 must_fail "folded_shape: an empty file" st_folded ''
@@ -185,6 +189,10 @@ st_case '--version prints the version'
 must_pass "golden: a case with its .desc" golden "$ST/cases/v"
 echo 'npuscope 0.0.0' >"$ST/cases/v.out"
 must_fail "golden: output that differs" golden "$ST/cases/v"
+st_case '--version prints the version'; echo 'a warning' >"$ST/cases/v.err"
+must_fail "golden: messages that differ" golden "$ST/cases/v"
+st_case '--version prints the version'; echo 2 >"$ST/cases/v.rc"
+must_fail "golden: an exit code that differs" golden "$ST/cases/v"
 st_case '--version prints the version'
 must_pass "golden_layout: a whole case" golden_layout "$ST/cases"
 rm "$ST/cases/v.desc"
