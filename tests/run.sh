@@ -309,7 +309,7 @@ fi
 # the constructed study: regimes, the per-report fit, size_b, the page
 # figures (tests/run_study.sh); predict: a sparse study, a cliff, refusals,
 # adaptive sweeps in the full tier (tests/run_predict.sh) -- in the fast
-# tier run beside from the top, joined here
+# tier run beside from the top, joined at the end
 if tier_full; then
     leaks on
     # shellcheck source=tests/run_study.sh
@@ -317,8 +317,6 @@ if tier_full; then
     # shellcheck source=tests/run_predict.sh
     . tests/run_predict.sh
     leaks off
-else
-    beside_join second
 fi
 # the vpux stage map against the compiler's own pass order (tests/stagemap)
 # shellcheck source=tests/run_stagemap.sh
@@ -486,6 +484,7 @@ fi
 # the groups run beside, joined
 group "joining the groups run beside"
 beside_join first
+if ! tier_full; then beside_join second; fi
 if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then beside_join window; fi
 
 # ---------------------------------------------------------------- 7. other builds
