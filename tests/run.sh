@@ -111,14 +111,6 @@ else
 fi
 leaks off
 
-# ---------------------------------------------------------------- 1. unit
-group "1. unit programs"
-# (once: the inner sanitized run would run the same programs again; the
-# unit tests under ASan+UBSan are section 7's)
-if [ -z "${NPUSCOPE_INNER:-}" ]; then
-    units_all "${BUILD:-build}"
-fi
-
 # ---------------------------------------------------------------- beside: groups that run alone
 # Three groups that each run alone run one after another in the
 # background from here, beside the sections below, and are joined before
@@ -174,6 +166,16 @@ beside first tests/run_groups.sh tests/run_split.sh tests/run_mapped.sh
 # them in section 6 as before: its sanitized suite already fills the other
 # core.
 if ! tier_full; then beside second tests/run_study.sh tests/run_predict.sh tests/run_bad.sh; fi
+
+# ---------------------------------------------------------------- 1. unit
+# (after the lanes have started: the unit programs run side by side, and
+# the longest, unit_npu_skip, ran on alone for seconds beside an idle CPU)
+group "1. unit programs"
+# (once: the inner sanitized run would run the same programs again; the
+# unit tests under ASan+UBSan are section 7's)
+if [ -z "${NPUSCOPE_INNER:-}" ]; then
+    units_all "${BUILD:-build}"
+fi
 
 # ---------------------------------------------------------------- 1a. the checks checked
 group "1a. the self-test"
