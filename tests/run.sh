@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # run.sh -- every test of npuscope; `make check` runs it after building.
 #
+#   0. predict on real compiles, timed while the machine is quiet
+#      (tests/run_predict_real.sh)
 #   1. unit tests (tests/unit*.c); the self-test (tests/selftest.sh): each
 #      check that could pass on empty or wrong output is fed it; the layer
 #      checker (tools/layers.sh)
@@ -60,6 +62,19 @@ command -v jq >/dev/null 2>&1 || bad "jq is not installed, and most checks need 
 # the builds this script makes, in parallel (make check's own make gives
 # its -j to its sub-make only)
 NS_J=-j$(nproc 2>/dev/null || echo 1)
+
+# ---------------------------------------------------------------- 0. timed on a quiet machine
+# predict on real compiles: a sweep of mlir-opt-22 timed by its own
+# report, first, before the lanes and the sanitized build below start --
+# on the machine busy with them the large compiles cost more than the
+# small ones and the check measured the machine (tests/run_predict_real.sh)
+group "0. predict on real compiles, the machine quiet"
+if ! tier_full; then
+    skip "predict on real mlir-opt-22 compiles (16k and 32k from 1k..8k; make check)"
+elif [ -z "${NPUSCOPE_INNER:-}" ]; then
+    # shellcheck source=tests/run_predict_real.sh
+    . tests/run_predict_real.sh
+fi
 
 # ---------------------------------------------------------------- 7, begun: the whole suite sanitized, beside
 # Section 7's inner run -- the whole suite again against a clang-22

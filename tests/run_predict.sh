@@ -16,8 +16,8 @@
 #   - --grid and --max-s; `sweep --adaptive 20` of the study's 60 (regimes of
 #     the clear cells, resumed in two steps, --target-error); report
 #     --predict's figures and table;
-#   - (full tier) real mlir-opt-22 compiles of 1k..8k functions predicting
-#     16k and 32k within 20 % of their measured medians.
+#   - (real mlir-opt-22 compiles of 1k..8k functions predicting 16k and
+#     32k: tests/run_predict_real.sh, the first group of make check)
 # Needs python3 and jq.  Sourced by tests/run.sh, run beside it (the fast
 # tier), or run alone: bash tests/run_predict.sh (TIER=full for the full
 # tier's part)
@@ -25,7 +25,7 @@
 # EXPECT_* make a check fail on purpose (a wrong expectation):
 # EXPECT_PRED_WITHIN=0.0001, EXPECT_PRED_COVER=1.01, EXPECT_CLIFF_AT=9000,
 # EXPECT_REGIMES=1.01, EXPECT_MEASURED_CELLS=19, EXPECT_BUDGET=31,
-# EXPECT_FIXED_WITHIN=0.0001, EXPECT_REAL_WITHIN=0.0001.
+# EXPECT_FIXED_WITHIN=0.0001.
 
 if [ -z "${NS_LIB:-}" ]; then # run alone, not sourced by run.sh
     cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
@@ -318,93 +318,8 @@ else
     skip "sweep --adaptive and report --predict on its sweep (70 recorded runs; make check)"
 fi
 
-# Real compiles (full tier): mlir-opt-22 over module sizes 1k..8k functions
-# and two pipelines (the tag pipe: a canonicalizes, b lowers to the LLVM
-# dialect), predicting 16k and 32k, which the same sweep measures (one
-# interleaved sweep, so drift on a shared machine touches every size
-# alike; the 16k and 32k run folders are then moved aside).  y is the
-# process's user CPU time, single-threaded (--mlir-disable-threading): on
-# the two-CPU test machine shared with other work the wall time of one
-# compile varied 2-4x and the CPU time of one run by about 25 % (the same
-# 32k compile back to back: 0.65 to 1.23 s, even at real-time priority, so
-# it is the machine's caches and memory, not the scheduler); medians of 3
-# or 5 runs still moved by 15-30 % between sweeps, so each configuration
-# is the median of 7.  The functions are nearly empty (a return), which
-# keeps the sweep cheap (about 18 s of CPU, 40 s of wall under a load of
-# 8) and makes the process's fixed start (loading and registering MLIR:
-# about 0.02 s, half of a 1k compile) bend the log-log line: a power law
-# fitted to 1k..8k has a local slope of about 0.6 and missed 32k by 42 and
-# 54 %; the model's fixed cost (value = c + power law, chosen by leave-one-
-# out) carries it.  Within 20 % of the measured median, inside the 90 %
-# interval, extrapolation flagged (16k: 2x the largest measured size, 32k:
-# 4x).
-# Not yet a check of make check: on the shared test machine (a load of 5-8
-# on two CPUs) it passed once in five sweeps (+5, -7, +1, -14 %; the model
-# without the fixed cost: -20, -33, -42, -54 % on the same runs) and failed
-# four times, by -38 % (32k), +67 %, -51 % and -35 % (16k): medians of 7 runs at
-# 1k..8k still moved by about 10 % (leave-one-out error 4-10 %), which a
-# four-parameter curve carries to 32k as 30-60 %, and 32k itself cost
-# 10-30 % more than a constant plus linear work when the machine was
-# busiest (callgrind counts its instructions as exactly that; the excess is
-# the caches).  PREDICT_REAL=1 runs it.
-pred_real() {
-    local d=$PRED/real n
-    rm -rf "$d"
-    mkdir -p "$d/test"
-    for n in 1000 2000 4000 8000 16000 32000; do
-        awk -v n=$n 'BEGIN { for (i = 0; i < n; i++)
-            printf "func.func @f%d(%%a: i32) -> i32 {\n  return %%a : i32\n}\n", i }' >"$d/in$n.mlir"
-    done
-    cat >"$d/compile.sh" <<'SH'
-#!/bin/sh
-# compile.sh FUNCS PIPE: a canonicalizes, b lowers to the LLVM dialect
-case $2 in
-a) p='builtin.module(func.func(canonicalize))' ;;
-*) p='builtin.module(convert-to-llvm)' ;;
-esac
-exec mlir-opt-22 --mlir-disable-threading --mlir-timing --pass-pipeline="$p" \
-    "$(dirname "$0")/in$1.mlir" -o /dev/null
-SH
-    "$NPUSCOPE" sweep -q -o "$d/train" -n "${PRED_REAL_RUNS:-7}" --preset mlir \
-        -L funcs=1000,2000,4000,8000,16000,32000 -L pipe=a,b \
-        -- sh "$d/compile.sh" '{funcs}' '{pipe}' >/dev/null 2>&1 || { echo "sweep failed"; return 1; }
-    for n in "$d"/train/*/run.json; do
-        case $(jq -r .tags.funcs "$n") in 16000 | 32000) mv "$(dirname "$n")" "$d/test/" ;; esac
-    done
-    "$NPUSCOPE" predict --y user --format json --at funcs=16000,pipe=a --at funcs=16000,pipe=b \
-        --at funcs=32000,pipe=a --at funcs=32000,pipe=b "$d/train" >"$d/pred.json" || return 1
-    # the measured median of each held-back configuration's user time
-    jq -rs 'group_by(.tags.funcs + " " + .tags.pipe)[] | ([.[].user_s] | sort) as $u |
-        [.[0].tags.funcs + " " + .[0].tags.pipe,
-         (if ($u | length) % 2 == 1 then $u[($u | length - 1) / 2]
-          else ($u[($u | length) / 2 - 1] + $u[($u | length) / 2]) / 2 end)] | @tsv' \
-        "$d"/test/*/run.json | sort >"$d/measured.tsv"
-    jq -r '.predictions[] | [.at.funcs + " " + .at.pipe, .user_s, .interval[0], .interval[1],
-        .extrapolation, .extrapolation_by.funcs] | @tsv' "$d/pred.json" | sort >"$d/pred.tsv"
-    join -t "$(printf '\t')" "$d/measured.tsv" "$d/pred.tsv" >"$d/joined.tsv"
-    echo "funcs pipe, measured median, predicted, interval, extrapolation, by"
-    cat "$d/joined.tsv"
-    jq -c '.loo | {median_rel_error, max_rel_error, n}' "$d/pred.json"
-    jq -c '[.parts[] | select(.in_y)]' "$d/pred.json"
-    awk -F'\t' -v within="${EXPECT_REAL_WITHIN:-0.20}" '
-        { n++; e = ($3 - $2) / $2; if (e < 0) e = -e
-          if (e > within) { print "error " e " > " within ": " $0; bad = 1 }
-          if ($2 < $4 || $2 > $5) { print "measured outside the interval: " $0; bad = 1 }
-          if ($6 != "true" || $7 < 1.9) { print "extrapolation not flagged: " $0; bad = 1 } }
-        END { if (n != 4) { print n " configurations"; exit 1 } exit bad }' "$d/joined.tsv"
-}
-# Not in the inner sanitized run: it measures mlir-opt, not npuscope, and a
-# second copy of it beside the outer one would only add to the noise.
-if [ "${TIER:-full}" != full ]; then
-    skip "predict on real mlir-opt-22 compiles (16k and 32k from 1k..8k; make check)"
-elif [ -n "${NPUSCOPE_INNER:-}" ]; then
-    skip "predict on real mlir-opt-22 compiles (measured by the outer run)"
-elif ! command -v mlir-opt-22 >/dev/null 2>&1; then
-    skip "predict on real mlir-opt-22 compiles (mlir-opt-22 not installed)"
-elif [ -z "${PREDICT_REAL:-}" ]; then
-    skip "predict on real mlir-opt-22 compiles (not reliable on a loaded shared machine yet; PREDICT_REAL=1 runs it)"
-else
-    check "predict: real mlir-opt-22, sizes 1k..8k, two pipelines: 16k and 32k within 20 % of the measured medians, inside the interval, extrapolation flagged" pred_real
-fi
+# Real compiles (mlir-opt-22, 1k..8k functions predicting 16k and 32k):
+# tests/run_predict_real.sh, which tests/run.sh runs first in the full
+# tier, while the machine is quiet (it says why).
 
 if [ -n "${pred_alone:-}" ]; then finish; fi
