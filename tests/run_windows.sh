@@ -74,17 +74,20 @@ else
 
     # ------------------------------------------------------------ 1. units
     # A unit test's stdout is the C runtime's text mode (CRLF): its summary
-    # line is read without the CR.  unit_npu_skip and unit_stream (two
-    # minutes under Wine, most of the tier) run with WIN_UNITS=all: they
-    # drive the scanner that every golden case and fixture below compares.
+    # line is read without the CR.  Every one, unit_npu_skip and
+    # unit_stream too (the vector search and the pushed scan, built by
+    # mingw): left out until 2026-12-07 as two minutes under Wine, they
+    # take 27 s and 7 s of a core there since unit_npu_skip's reference
+    # search looks texts up by first byte.  WIN_UNITS=quick leaves them
+    # out (by hand: the scanner they drive is also what every golden case
+    # and fixture below compares).
     printf '#!/bin/sh\n"%s" "$1" >"$2" 2>&1 </dev/null; rc=$?; tr -d "\\r" <"$2"; exit $rc\n' "$WINE" >"$TMP/wine-unit"
     chmod +x "$TMP/wine-unit"
     ns__win_t=$(date +%s)
     for u in "$WIN"/unit*.exe; do
         case ${WIN_UNITS:-}:$u in
-        all:*) ;;
-        *unit_npu_skip.exe | *unit_stream.exe)
-            skip "wine $(basename "$u") (two minutes under Wine; WIN_UNITS=all runs it)"
+        quick:*unit_npu_skip.exe | quick:*unit_stream.exe)
+            skip "wine $(basename "$u") (WIN_UNITS=quick)"
             continue ;;
         esac
         TMPDIR=$WOD tally "wine $(basename "$u")" "$TMP/wine-unit" "$u" "$WOD/unit.out"
