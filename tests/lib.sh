@@ -283,7 +283,7 @@ units_all() {
 # PREFIX.rc (a program run before, given to prog_run as if run now)
 ns_replay() { cat "$1.out"; cat "$1.err" >&2; return "$(cat "$1.rc" 2>/dev/null || echo 99)"; }
 # units_pass BUILD [JOBS]: the same as one check (another build's unit
-# tests), side by side as units_all (under gcc's ASan unit_npu_skip alone
+# tests), side by side as units_all (under ASan unit_npu_skip alone
 # takes a minute, and one after another the programs took 70-90 s of the
 # builds lane); prints the first failing program's why.
 units_pass() {

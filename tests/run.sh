@@ -84,15 +84,22 @@ fi
 # ASan+UBSan build -- starts here, in the background, and section 7 joins
 # it: on two cores it and this run overlap instead of following each other
 # (it is the longest part of make check).  Its files: $INNER_DIR.
+# The same build is section 7's ASan+UBSan pass (tests/run_builds.sh: the
+# unit tests, and every input in the formats the inner run does not
+# reach), which waits for NS_ASAN_BUILT (0 once it is built) and builds
+# its unit programs beside it: one sanitized build of the program, not two.
 if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then
     INNER_DIR=$TMP/inner
     mkdir -p "$INNER_DIR"
+    NS_ASAN_CC=clang-22
+    command -v clang-22 >/dev/null 2>&1 || NS_ASAN_CC=clang
+    export NS_ASAN_CC NS_ASAN_BUILT=$INNER_DIR/build.rc
     inner_bg() {
-        local cc=clang-22 bin
-        command -v clang-22 >/dev/null 2>&1 || cc=clang
-        bin=build-asan-$cc/npuscope
+        local cc=$NS_ASAN_CC bin=build-asan-$NS_ASAN_CC/npuscope
         echo 1 >"$INNER_DIR/rc"
-        if make -s "$NS_J" BUILD="build-asan-$cc" CC="$cc" SANITIZE=1 "$bin" >"$INNER_DIR/err" 2>&1; then
+        make -s "$NS_J" BUILD="build-asan-$cc" CC="$cc" SANITIZE=1 "$bin" >"$INNER_DIR/err" 2>&1
+        echo $? >"$INNER_DIR/build.rc.tmp" && mv "$INNER_DIR/build.rc.tmp" "$NS_ASAN_BUILT"
+        if [ "$(cat "$NS_ASAN_BUILT")" = 0 ]; then
             env ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=halt_on_error=1:exitcode=87 \
                 NPUSCOPE="$bin" NPUSCOPE_INNER=1 bash tests/run.sh >"$INNER_DIR/out" 2>"$INNER_DIR/err" </dev/null
             echo $? >"$INNER_DIR/rc"
@@ -115,8 +122,8 @@ fi
 # (leaks on) -- and not in the groups that run those paths again over
 # more inputs: exactness, exports, the bad-input corpus, split, mapped,
 # NPU facts, the fault tier's data side (leaks off).  Every fixture and
-# bad input in every format, and the threaded scan, are leak-checked by
-# gcc's ASan pass (tests/run_builds.sh), the unit tests by both.
+# bad input in every format, the threaded scan and the unit tests are
+# leak-checked by section 7's ASan pass (tests/run_builds.sh).
 # leaks on|off: in the inner run, set ASan's detect_leaks for what follows
 if [ -n "${NPUSCOPE_INNER:-}" ]; then
     NS_ASAN_BASE=${ASAN_OPTIONS:-}
@@ -409,8 +416,8 @@ check "report --npuw: the finding by sub-model kind" npuw_report
 # and the CPU log of make check showed a quarter of the two cores idle
 # from here to the load check.  (It used to start after the load check,
 # in the busiest part of the run.)  Joined in section 7.
-# Section 7's builds and gcc's sanitizer pass (tests/run_builds.sh:
-# clang, clang-22 without SSE2, gcc ASan+UBSan, the report under it) start
+# Section 7's builds and its sanitizer pass (tests/run_builds.sh: clang,
+# clang-22 without SSE2, ASan+UBSan, the report under it) start
 # here too, in a lane of their own: they race no clock, and beside the
 # load check below they got what its busy loops left (584-644 s of a lane
 # that takes about 200 s alone).  Started at the very top, they made make

@@ -155,7 +155,7 @@ rb_errors() {
 }
 check "report: exit codes 1 (nothing found) and 2 (usage, unreadable input, unwritable output)" rb_errors
 
-# (the report under gcc's ASan+UBSan build: tests/run_builds.sh, section 7)
+# (the report under the ASan+UBSan build: tests/run_builds.sh, section 7)
 
 # ---------------------------------------------------------------- browser
 # What the browser tests need: node and npm (Debian's nodejs, npm) and

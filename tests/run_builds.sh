@@ -1,9 +1,10 @@
 # shellcheck shell=bash
 # run_builds.sh -- section 7 of the suite, the other builds: Debian's clang
 # and clang-22 with warnings as errors (newer compilers warn about more), a
-# portable build without the SSE2 fast path, and gcc's ASan+UBSan build
-# against each input in the formats the sanitized inner suite does not run,
-# and the report page under it.
+# portable build without the SSE2 fast path, and the ASan+UBSan build of
+# the sanitized inner suite (clang-22's, tests/run.sh) with its unit tests,
+# against each input in the formats that suite does not run, and the
+# report page under it.
 # tests/run.sh starts it in the background before the record and fault
 # groups (which mostly wait for their processes; nothing here races a
 # clock), so it runs on beside the load check, and joins its counts and
@@ -46,14 +47,19 @@ clang22_portable() {
     [ "$prog_fail" -eq 0 ]
 }
 check "build with clang-22 -Wall -Wextra -Werror, portable (no SSE2 fast path): unit tests" clang22_portable
-# gcc's ASan+UBSan build (build-asan, also the report's, tests/
-# run_browser.sh): the unit tests, and each input in each format that the
-# inner run below does not reach.  The inner run already gives every
+# The inner run's ASan+UBSan build (build-asan-clang-22, tests/run.sh,
+# which says when it is built: NS_ASAN_BUILT; alone, this builds it): the
+# unit tests, and each input in each format that the inner run does not
+# reach.  (gcc's own ASan build did this until this round: a second
+# sanitized build of the same code, the same classes of bug caught, two
+# CPU-minutes of make check; gcc builds and checks the code at -O2, the
+# mingw build with it.)  The inner run already gives every
 # fixture (.txt, .log, the -ftime-trace JSON) through tree original,
 # json, csv, chrome, speedscope and folded, top --format json, advise,
 # and every bad input through its own arguments and json, chrome and
-# speedscope (sections 2, 3 and 6) -- sanitized, and with clang-22's
-# code.  Left for here: the text and top of every fixture, every format
+# speedscope (sections 2, 3 and 6), with leaks checked only where a path
+# is taken first (tests/run.sh, "leak checks").  Left for here, leaks
+# checked: the text and top of every fixture, every format
 # of the other JSON fixtures (NPU schedule traces, strategies), and the
 # text, csv, folded, original and top of every bad input (every format
 # of one whose own run is a usage error, so the inner run's formats
@@ -78,7 +84,10 @@ asan_formats() { # asan_formats FILE: the formats of FILE left for here
         else echo text json csv folded chrome speedscope original top; fi ;;
     esac
 }
-# asan_one FILE FORMAT [ARG...]: one input in one format under build-asan
+NS_ASAN_CC=${NS_ASAN_CC:-clang-22}
+command -v "$NS_ASAN_CC" >/dev/null 2>&1 || NS_ASAN_CC=clang
+export ASAN_BUILD=build-asan-$NS_ASAN_CC
+# asan_one FILE FORMAT [ARG...]: one input in one format under $ASAN_BUILD
 # (ARGs after the file); prints
 # why and fails on a sanitizer report or an exit above 2 (a sanitizer
 # report exits 1, as "no timing report found" does, so look for the
@@ -86,8 +95,8 @@ asan_formats() { # asan_formats FILE: the formats of FILE left for here
 asan_one() {
     local err rc
     err=$(mktemp "$TMP/asan.XXXXXX")
-    if [ "$2" = top ]; then timeout 120 ./build-asan/npuscope top -q --all -n 0 "$1" "${@:3}"
-    else timeout 120 ./build-asan/npuscope tree -q --format "$2" "$1" "${@:3}"; fi >/dev/null 2>"$err"
+    if [ "$2" = top ]; then timeout 120 "./$ASAN_BUILD/npuscope" top -q --all -n 0 "$1" "${@:3}"
+    else timeout 120 "./$ASAN_BUILD/npuscope" tree -q --format "$2" "$1" "${@:3}"; fi >/dev/null 2>"$err"
     rc=$?
     if [ $rc -gt 2 ] || grep -Eq 'ERROR: [A-Za-z]*Sanitizer|runtime error:' "$err"; then
         echo "$1 ($2): exit $rc"; head -30 "$err"; rm -f "$err"; return 1
@@ -95,8 +104,15 @@ asan_one() {
     rm -f "$err"
 }
 asan() {
-    make -s "$NS_J" BUILD=build-asan SANITIZE=1 units >/dev/null || return 1
-    units_pass build-asan "$((2 * NS_NCPU))" || return 1
+    # (the program built by the inner run's make, never beside it: its unit
+    # programs are added by a make of the same flags, which finds the
+    # program's objects made)
+    if [ -n "${NS_ASAN_BUILT:-}" ]; then
+        wait_for 3600 all_exist "$NS_ASAN_BUILT" || { echo "the sanitized build did not end within an hour"; return 1; }
+        [ "$(cat "$NS_ASAN_BUILT")" = 0 ] || { echo "the sanitized build failed (the inner suite's check says why)"; return 1; }
+    fi
+    make -s "$NS_J" BUILD="$ASAN_BUILD" CC="$NS_ASAN_CC" SANITIZE=1 units >/dev/null || return 1
+    units_pass "$ASAN_BUILD" "$((2 * NS_NCPU))" || return 1
     local f fmt
     [ -d "$BADGEN" ] || sh tests/bad/gen.sh "$BADGEN" || return 1
     # every pair, twice as many at a time as there are CPUs (the loop is
@@ -106,7 +122,7 @@ asan() {
     done >"$TMP/asan.pairs"
     [ -s "$TMP/asan.pairs" ] || { echo "no input to run"; return 1; }
     export -f asan_one
-    export TMP
+    export TMP ASAN_BUILD
     xargs -0 -n 2 -P "$((2 * NS_NCPU))" bash -c 'asan_one "$1" "$2" || exit 255' sh <"$TMP/asan.pairs" || return 1
     # The threaded scan (parse/split.c) with its leaks checked: the
     # sanitized suite runs tests/run_split.sh without LeakSanitizer
@@ -131,14 +147,14 @@ rb_asan() {
     } >"$RB/deep.log"
     for f in "$FIX/noisy-build.log" "$FIX/constructed-npuw-7.log" "$FIX/clang22-ftime-trace.json" \
              "$RB/hostile.log" "$RB/deep.log" tests/runs; do
-        ./build-asan/npuscope report -q -o "$RB/asan.html" --svg-dir "$RB/asan-svg" "$f" 2>"$RB/asan.err"; rc=$?
+        "./$ASAN_BUILD/npuscope" report -q -o "$RB/asan.html" --svg-dir "$RB/asan-svg" "$f" 2>"$RB/asan.err"; rc=$?
         [ $rc -eq 0 ] && ! grep -q 'runtime error\|Sanitizer' "$RB/asan.err" ||
             { echo "$f: exit $rc"; head -30 "$RB/asan.err"; return 1; }
     done
-    ./build-asan/npuscope report -q -o "$RB/asan.html" --a model=m1 --b model=m2 --baseline window=128 tests/runs 2>"$RB/asan.err" ||
+    "./$ASAN_BUILD/npuscope" report -q -o "$RB/asan.html" --a model=m1 --b model=m2 --baseline window=128 tests/runs 2>"$RB/asan.err" ||
         { head -30 "$RB/asan.err"; return 1; }
 }
-group "7. ASan+UBSan (gcc): unit tests, what the inner run does not reach"
+group "7. ASan+UBSan (the inner run's build): unit tests, what the inner run does not reach"
 check "ASan+UBSan (-Werror): unit tests, and each fixture and bad input in the formats the sanitized suite does not run" asan
 check "report under ASan+UBSan: logs, traces, deep trees, run folders, diff" rb_asan
 
