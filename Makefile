@@ -55,7 +55,7 @@ UNITS   = $(patsubst tests/%.c,$(BUILD)/%,$(wildcard tests/unit*.c))
 DEPS    = $(OBJS:.o=.d) $(BUILD)/main.d $(UNITS:=.d)
 COMPILE = $(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) $(CFLAGS_EXTRA) -pthread -Isrc
 
-.PHONY: all check test demo bench bench-report install uninstall clean fixtures units unit-programs layers FORCE
+.PHONY: all check test demo bench bench-report install uninstall clean fixtures units unit-programs syntax layers FORCE
 
 # (a sub-make, so that a plain `make` builds in parallel too; the
 # ./npuscope link is the default build's: the suite's other builds --
@@ -103,6 +103,13 @@ $(BUILD)/jsoncheck: tests/jsoncheck.c $(BUILD)/flags
 units: all
 	@$(MAKE) --no-print-directory $(JOBS) unit-programs
 unit-programs: $(UNITS) $(BUILD)/jsoncheck
+
+# The compiler's warnings over every source, the unit tests' too, and no
+# object made: the warnings come from the front end (tests/run_builds.sh,
+# for Debian's default clang, whose objects nothing ran)
+syntax: $(BUILD)/web_assets.c
+	$(COMPILE) -fsyntax-only src/main.c $(SRCS) $(BUILD)/web_assets.c
+	$(COMPILE) -Itests -fsyntax-only $(wildcard tests/unit*.c) tests/jsoncheck.c
 
 $(BUILD):
 	mkdir -p $(BUILD)

@@ -296,7 +296,7 @@ units_pass() {
     for src in tests/unit*.c; do
         u=$1/$(basename "$src" .c)
         prog_run "$u" ns_replay "$dir/${u##*/}" || { echo "$prog_why"; cat "$TMP/prog.why"; return 1; }
-        [ "$prog_fail" -eq 0 ] || return 1
+        [ "$prog_fail" -eq 0 ] || { echo "$u: $prog_fail failed"; return 1; }
     done
 }
 
