@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # run_windows.sh -- npuscope.exe (make windows) under Wine: the same
 # answers as the Linux binary, and recording Windows programs (issue 27).
-# Run by tests/run.sh in the full tier in a lane of its own (after the
-# load check, beside the analyses), or alone: bash tests/run_windows.sh
+# Run by tests/run.sh in the full tier in a lane of its own (from section
+# 6b, beside the record and fault groups and then the load check), or
+# alone: bash tests/run_windows.sh
 #
 #   1. the unit tests built for Windows (build-win/unit*.exe), run by Wine;
 #   2. every golden case (tests/cases) gives the same stdout, stderr and
@@ -201,33 +202,55 @@ else
         jqt ".stdout_bytes == $ob and .stderr_bytes == $eb" "$run/run.json"
     }
     check "windows: both streams of a fast writer drained whole into their logs" ns__win_both
+    # (the runs below wait for a file the test makes -- winprog waitfor,
+    # capped at ten minutes -- not for a time: a second Wine process
+    # started on a busy machine could come after a first sweep of fixed
+    # sleeps had ended, and find the lock free)
+    # ns__win_some PATTERN: a path matches PATTERN (a glob, expanded here)
+    ns__win_some() { compgen -G "$1" >/dev/null; }
     ns__win_lock() {
         local o=$WOD/lock p1 rc2
-        "$WNS" sweep -q -o "$o" -L i=2000,2001 -- "$WPROG" sleep '{i}' &
+        rm -f "$WOD"/lock-*.go
+        "$WNS" sweep -q -o "$o" -L i=1,2 -- "$WPROG" waitfor "$WOD/lock-{i}.go" 600000 &
         p1=$!
         # the first has the lock once its note is there
-        for _ in $(seq 300); do grep -q '^pid ' "$o/.npuscope.lock" 2>/dev/null && break; sleep 0.1; done
-        "$WNS" sweep -q -o "$o" -L i=2000,2001 -- "$WPROG" sleep '{i}' 2>"$WOD/lock.err"
+        if ! wait_for 60 grep -qs '^pid ' "$o/.npuscope.lock"; then
+            : >"$WOD/lock-1.go"; : >"$WOD/lock-2.go"; wait "$p1"
+            echo "the first sweep took no lock"; return 1
+        fi
+        "$WNS" sweep -q -o "$o" -L i=1,2 -- "$WPROG" waitfor "$WOD/lock-{i}.go" 600000 2>"$WOD/lock.err"
         rc2=$?
+        : >"$WOD/lock-1.go"
+        : >"$WOD/lock-2.go"
         wait "$p1" || { echo "the first sweep failed"; return 1; }
         [ "$rc2" -eq 2 ] || { echo "second sweep: exit $rc2"; cat "$WOD/lock.err"; return 1; }
         grep -q "in use by another npuscope (pid [0-9]* since " "$WOD/lock.err" || { cat "$WOD/lock.err"; return 1; }
         [ "$(ls -d "$o"/i-*/ | wc -l)" -eq 2 ] || { echo "the first sweep's runs are not all there"; return 1; }
     }
     check "windows: a second recorder on the same folder is refused (LockFileEx)" ns__win_lock
+    # (the first run ends at once, the second waits for a file made after
+    # the interrupt: the interrupt comes while a run is under way, however
+    # slowly the machine runs)
     ns__win_interrupt() {
         local o=$WOD/int p rc
-        "$WNS" sweep -q --grace 1 -o "$o" -L i=3000,3001,3002 -- "$WPROG" sleep '{i}' 2>"$WOD/int.err" &
+        rm -f "$WOD"/int-*.go
+        : >"$WOD/int-1.go"
+        "$WNS" sweep -q --grace 1 -o "$o" -L i=1,2,3 -- "$WPROG" waitfor "$WOD/int-{i}.go" 600000 2>"$WOD/int.err" &
         p=$!
-        for _ in $(seq 600); do ls -d "$o"/i-*/ >/dev/null 2>&1 && break; sleep 0.1; done
+        if ! wait_for 120 ns__win_some "$o/i-1-*/"; then
+            : >"$WOD/int-2.go"; : >"$WOD/int-3.go"; wait "$p"
+            echo "the first run of the sweep did not finish"; return 1
+        fi
         kill -INT "$p"
         wait "$p"
         rc=$?
         [ "$rc" -eq 130 ] || { echo "interrupted sweep: exit $rc"; cat "$WOD/int.err"; return 1; }
-        [ "$(ls -d "$o"/i-*/ | wc -l)" -ge 1 ] || { echo "the finished run was not kept"; return 1; }
+        [ "$(ls -d "$o"/i-*/ | wc -l)" -eq 1 ] || { echo "not the one finished run kept:"; ls -a "$o"; return 1; }
         ls -d "$o"/.interrupted-* >/dev/null 2>&1 || { echo "no .interrupted-* run kept"; ls -a "$o"; return 1; }
         # the same command finishes the sweep
-        "$WNS" sweep -q --grace 1 -o "$o" -L i=3000,3001,3002 -- "$WPROG" sleep '{i}' || return 1
+        : >"$WOD/int-2.go"
+        : >"$WOD/int-3.go"
+        "$WNS" sweep -q --grace 1 -o "$o" -L i=1,2,3 -- "$WPROG" waitfor "$WOD/int-{i}.go" 600000 || return 1
         [ "$(ls -d "$o"/i-*/ | wc -l)" -eq 3 ] || { echo "the resumed sweep did not finish"; return 1; }
     }
     check "windows: an interrupt mid-sweep keeps finished runs, exits 130, and the sweep resumes" ns__win_interrupt
