@@ -12,20 +12,28 @@ NSABS=$(cd "$(dirname "$NPUSCOPE")" && pwd)/$(basename "$NPUSCOPE")
 
 # Two sweeps into one folder: the second is refused while the first holds
 # it (exit 2, a message naming the holder), and every run is recorded once.
+# (Its runs end once the test makes $OD/race.go, after the second sweep
+# was refused, two minutes at most: with runs of fixed sleeps, until
+# 2026-12-07, a second npuscope started slowly enough on a busy machine
+# would have found the first sweep ended and the folder free.)
 od_lock() {
     local out=$OD/race
-    "$NPUSCOPE" sweep -q -o "$out" -n 2 -L i=1,2,3 -- sleep 0.2 &
+    local cmd=(sh -c 'i=0; while [ ! -e "$0" ] && [ $i -lt 2400 ]; do sleep 0.05; i=$((i + 1)); done' "$OD/race.go")
+    rm -f "$OD/race.go"
+    "$NPUSCOPE" sweep -q -o "$out" -n 2 -L i=1,2,3 -- "${cmd[@]}" &
     local p1=$!
     # the first has taken the folder (its lock is there) and runs
-    wait_for 60 test -e "$out/.npuscope.lock" || { echo "the first sweep took no lock"; return 1; }
-    "$NPUSCOPE" sweep -q -o "$out" -n 2 -L i=1,2,3 -- sleep 0.2 2>"$OD/race.err"
+    wait_for 60 test -e "$out/.npuscope.lock" ||
+        { : >"$OD/race.go"; wait $p1; echo "the first sweep took no lock"; return 1; }
+    "$NPUSCOPE" sweep -q -o "$out" -n 2 -L i=1,2,3 -- "${cmd[@]}" 2>"$OD/race.err"
     local rc2=$?
+    : >"$OD/race.go"
     wait $p1 || { echo "the first sweep failed"; return 1; }
     [ "$rc2" -eq 2 ] || { echo "second sweep: exit $rc2"; cat "$OD/race.err"; return 1; }
     grep -q "in use by another npuscope (pid $p1 since " "$OD/race.err" || { cat "$OD/race.err"; return 1; }
     [ "$(find "$out" -mindepth 1 -maxdepth 1 -name 'i-*' | wc -l)" -eq 6 ] || { ls -a "$out"; return 1; }
     # the lock is gone with its holder: the same sweep now resumes (all done)
-    "$NPUSCOPE" sweep -o "$out" -n 2 -L i=1,2,3 -- sleep 0.2 2>"$OD/race2.err" || return 1
+    "$NPUSCOPE" sweep -o "$out" -n 2 -L i=1,2,3 -- "${cmd[@]}" 2>"$OD/race2.err" || return 1
     grep -q "0 runs recorded .* 6 already there" "$OD/race2.err" || { cat "$OD/race2.err"; return 1; }
 }
 check "record/sweep: a second recording into a held folder is refused (exit 2), the first is whole" od_lock

@@ -147,13 +147,21 @@ check "a 1 GB writer: every byte kept (checksum)" gigabyte
 # exit 130; the same sweep again resumes without redoing or duplicating
 interrupt() {
     local out=$R/sw-int rc
-    local cmd=(sh -c 'trap "echo got-INT >>\"$NPUSCOPE_RUN_DIR/../int-{d}.log\"; exit 1" INT; : >"$NPUSCOPE_RUN_DIR/trap-set"; sleep {d}; sleep {d}')
+    # A run ends once the file go-{d} is there (two minutes at most): the
+    # runs of d=0.3 at once, those of d=0.4 once the test makes its file,
+    # after the interrupt -- so the interrupt comes while a run is under way
+    # with its trap set, however slowly the machine runs.  (With runs of
+    # fixed sleeps, until 2026-12-07, a poll that saw the trap set late
+    # could send it after that run had ended.)
+    rm -f "$R"/go-*
+    : >"$R/go-0.3"
+    local cmd=(sh -c 'trap "echo got-INT >>\"$NPUSCOPE_RUN_DIR/../int-{d}.log\"; exit 1" INT; : >"$NPUSCOPE_RUN_DIR/trap-set"
+                      i=0; while [ ! -e "$0/go-{d}" ] && [ $i -lt 2400 ]; do sleep 0.05; i=$((i + 1)); done' "$R")
     "$NPUSCOPE" sweep -q -o "$out" -n 2 -L d=0.3,0.4 -- "${cmd[@]}" &
     local pid=$! _
     # interrupt once a run is complete (so that "resume redoes nothing" has
     # something not to redo) and the next is under way with its trap set
-    # (it says so in its run folder; each run takes 0.6 s or more): poll,
-    # do not guess
+    # (it says so in its run folder): poll, do not guess
     int_ready() {
         [ -n "$(find "$out" -mindepth 1 -maxdepth 1 -name 'd-*' 2>/dev/null)" ] &&
             [ -n "$(find "$out" -mindepth 2 -maxdepth 2 -path "$out/.tmp*/trap-set" 2>/dev/null)" ]
@@ -167,6 +175,7 @@ interrupt() {
     local before; before=$(find "$out" -mindepth 1 -maxdepth 1 -name 'd-*' | sort)
     [ -n "$before" ] || { echo "no run was complete before SIGINT"; return 1; }
     local sums; sums=$(for d in $before; do md5sum <"$d/run.json"; done)
+    : >"$R/go-0.4"
     "$NPUSCOPE" sweep -q -o "$out" -n 2 -L d=0.3,0.4 -- "${cmd[@]}" || return 1
     [ "$(find "$out" -mindepth 1 -maxdepth 1 -name 'd-*' | wc -l)" -eq 4 ] || return 1
     [ "$(for d in $before; do md5sum <"$d/run.json"; done)" = "$sums" ]
