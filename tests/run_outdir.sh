@@ -107,14 +107,24 @@ od_collect_links() {
 check "record --collect: a link out is not followed, a file that is not there is named" od_collect_links
 
 # progress through a pipe: a line per finished run as it finishes, not all
-# at the end (the second line is read while the sweep still runs)
+# at the end (the first line is read while the sweep still runs: its
+# second and third runs wait for the file the reader makes once it has
+# read it -- a minute at most -- where runs of fixed sleeps, until
+# 2026-12-07, left a slow reader 0.8 s)
 od_pipe() {
     local fifo=$OD/progress
     mkfifo "$fifo"
-    "$NPUSCOPE" sweep -o "$OD/pipe" -L i=1,2,3 -- sleep 0.4 2>"$fifo" &
+    rm -f "$OD/pipe.go"
+    "$NPUSCOPE" sweep -o "$OD/pipe" -L i=1,2,3 -- \
+        sh -c '[ "$1" = 1 ] && exit; i=0; while [ ! -e "$0" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done' \
+        "$OD/pipe.go" '{i}' 2>"$fifo" &
     local p=$! line n=0 early=0
     while IFS= read -r line; do
-        case $line in *"] "[0-9]"/3 "*) n=$((n + 1)); [ $n -eq 1 ] && kill -0 $p 2>/dev/null && early=1 ;; esac
+        case $line in *"] "[0-9]"/3 "*)
+            n=$((n + 1))
+            [ $n -eq 1 ] && kill -0 $p 2>/dev/null && early=1
+            : >"$OD/pipe.go" ;;
+        esac
     done <"$fifo"
     wait $p || return 1
     [ $n -eq 3 ] || { echo "$n progress lines"; return 1; }
