@@ -191,6 +191,15 @@ beside first tests/run_groups.sh tests/run_split.sh tests/run_mapped.sh
 # them in section 6 as before: its sanitized suite already fills the other
 # core.
 if ! tier_full; then beside second tests/run_study.sh tests/run_predict.sh tests/run_bad.sh; fi
+# npuscope.exe under Wine (tests/run_windows.sh: the same answers as the
+# Linux binary, record and sweep of Windows programs), full tier, in a
+# lane of its own from here.  After the load check, where it ran until
+# 2026-12-07, it was the last lane to end, alone for its last two minutes
+# with half the machine idle; from section 6b it met the load check's busy
+# loops and took 1000 s.  Its checks wait for what they check (the lock
+# and interrupt checks for files the test makes), so where it runs changes
+# its time, not its results.
+if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then beside windows tests/run_windows.sh; fi
 
 # ---------------------------------------------------------------- 1. unit
 # (after the lanes have started: the unit programs run side by side, and
@@ -416,13 +425,6 @@ check "report --npuw: the finding by sub-model kind" npuw_report
 # and the CPU log of make check showed a quarter of the two cores idle
 # from here to the load check.  (It used to start after the load check,
 # in the busiest part of the run.)  Joined in section 7.
-# npuscope.exe under Wine (tests/run_windows.sh: the same answers as the
-# Linux binary, record and sweep of Windows programs) starts here too, in
-# a lane of its own: after the load check, where it ran until 2026-12-07,
-# it was the last lane to end, alone for its last two minutes with half
-# the machine idle.  Its checks wait for what they check (its lock and
-# interrupt checks for files the test makes), so the busy loops of the
-# load check, which it may meet, slow it and change nothing.
 # Section 7's builds and its sanitizer pass (tests/run_builds.sh: clang,
 # clang-22 without SSE2, ASan+UBSan, the report under it) start
 # here too, in a lane of their own: they race no clock, and beside the
@@ -431,7 +433,6 @@ check "report --npuw: the finding by sub-model kind" npuw_report
 # check two minutes longer: the groups there were not as idle as they
 # looked.
 if tier_full && [ -z "${NPUSCOPE_INNER:-}" ]; then
-    beside windows tests/run_windows.sh
     beside tsan tests/run_tsan.sh
     beside builds tests/run_builds.sh
 fi
@@ -453,7 +454,7 @@ if tier_full; then
     # shellcheck source=tests/run_faults_proc.sh
     . tests/run_faults_proc.sh
     # (npuscope.exe under Wine, tests/run_windows.sh: in a lane of its own
-    # from here, above; not in the inner, sanitized run)
+    # from the top, above; not in the inner, sanitized run)
 else
     skip "record, sweep and table with real processes and compiles (tests/run_record.sh, run_outdir.sh, run_live.sh, run_faults_proc.sh; make check)"
 fi

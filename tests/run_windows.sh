@@ -1,9 +1,8 @@
 # shellcheck shell=bash
 # run_windows.sh -- npuscope.exe (make windows) under Wine: the same
 # answers as the Linux binary, and recording Windows programs (issue 27).
-# Run by tests/run.sh in the full tier in a lane of its own (from section
-# 6b, beside the record and fault groups and then the load check), or
-# alone: bash tests/run_windows.sh
+# Run by tests/run.sh in the full tier in a lane of its own (from the top,
+# beside sections 1 to 6), or alone: bash tests/run_windows.sh
 #
 #   1. the unit tests built for Windows (build-win/unit*.exe), run by Wine;
 #   2. every golden case (tests/cases) gives the same stdout, stderr and
