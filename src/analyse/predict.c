@@ -182,11 +182,16 @@ static void ns__presence(ns_pred *p, ns_pred_part *pt, int k) {
         }
 }
 
-int ns_pred_build(ns_pred *p, const ns_run *const *runs, const int *idx, int n,
-                  const ns_pred_digest *d, int y_total, double level) {
+static int ns__build(ns_pred *p, const ns_run *const *runs, const int *idx, int n,
+                     const ns_pred_digest *d, int y_total, double level) {
     memset(p, 0, sizeof *p);
     p->level = level;
     ns__axes(p, runs, idx, n);
+    for (int a = 0; a < p->naxes; a++)
+        for (int e = 0; e < 2; e++) {
+            p->axes[a].ext_err[e] = NAN;
+            p->axes[a].ext_step[e] = NAN;
+        }
     /* configurations: the runs with the same levels */
     int na = p->naxes, nst = (int)d->stages.count;
     int *cfg_of = ns_xcalloc((size_t)n + 1, sizeof *cfg_of);
@@ -330,6 +335,62 @@ out:
     free(sum);
     free(lx);
     free(lvl);
+    return rc;
+}
+
+/* The ends check (predict.h): for each end of each numeric axis with three
+ * values or more, the model built without that end's runs predicts that
+ * end's configurations. */
+static void ns__ends_check(ns_pred *p, const ns_run *const *runs, const int *idx, int n,
+                           const ns_pred_digest *d, int y_total) {
+    int *sub = ns_xcalloc((size_t)n + 1, sizeof *sub);
+    for (int a = 0; a < p->naxes; a++) {
+        ns_pred_axis *ax = &p->axes[a];
+        if (!ax->numeric || ax->nlevels < 3) continue;
+        for (int e = 0; e < 2; e++) {
+            int end = e ? ax->nlevels - 1 : 0, next = e ? end - 1 : 1;
+            int m = 0;
+            for (int i = 0; i < n; i++)
+                if (ns__level_of(ax, ns_kv_get(&runs[idx[i]]->tags, ax->name)) != end)
+                    sub[m++] = idx[i];
+            ns_pred without;
+            if (ns__build(&without, runs, sub, m, d, y_total, p->level) == 0) {
+                double ss = 0;
+                int k = 0;
+                for (int c = 0; c < p->ncfgs; c++) {
+                    const ns_pred_config *cf = &p->cfgs[c];
+                    if (cf->level[a] != end || !(cf->y > 0) || !isfinite(cf->y)) continue;
+                    ns_kvlist at = {0};
+                    for (int b = 0; b < p->naxes; b++)
+                        ns_kv_set(&at, p->axes[b].name, p->axes[b].levels[cf->level[b]]);
+                    ns_pred_point pt;
+                    if (ns_pred_point_at(&without, &at, &pt) == 0) {
+                        ns_pred_eval(&without, &pt);
+                        if (pt.value > 0 && isfinite(pt.value)) {
+                            double l = log(pt.value / cf->y);
+                            ss += l * l;
+                            k++;
+                        }
+                    }
+                    ns_pred_point_free(&pt);
+                    ns_kv_free(&at);
+                }
+                if (k) {
+                    ax->ext_err[e] = sqrt(ss / k);
+                    ax->ext_step[e] = fabs(log(ax->xs[end] / ax->xs[next]));
+                    ax->ext_n[e] = k;
+                }
+            }
+            ns_pred_free(&without);
+        }
+    }
+    free(sub);
+}
+
+int ns_pred_build(ns_pred *p, const ns_run *const *runs, const int *idx, int n,
+                  const ns_pred_digest *d, int y_total, double level, int ends_check) {
+    int rc = ns__build(p, runs, idx, n, d, y_total, level);
+    if (rc == 0 && ends_check) ns__ends_check(p, runs, idx, n, d, y_total);
     return rc;
 }
 
@@ -494,6 +555,14 @@ void ns_pred_eval(const ns_pred *p, ns_pred_point *q) {
         var_sum = var[p->nparts - 1];
     }
     (void)last;
+    /* past an end: the ends check's error, scaled to the distance */
+    for (int a = 0; a < na; a++) {
+        const ns_pred_axis *ax = &p->axes[a];
+        int e = q->factor[a] > 1;
+        if (q->factor[a] == 1 || !isfinite(ax->ext_err[e]) || !(ax->ext_step[e] > 0)) continue;
+        double r = ax->ext_err[e] * fabs(log(q->factor[a])) / ax->ext_step[e];
+        var_sum += r * r;
+    }
     double t = ns_t_quantile(0.5 + p->level / 2, df < 1 ? 1 : df);
     double w = t * sqrt(var_sum);
     q->lo = q->value * exp(-w);

@@ -53,6 +53,20 @@
  * the smallest of the parts' degrees of freedom.  It holds for the machine
  * and environment the sweep ran on.
  *
+ * That interval trusts the model's form, and past the measured range the
+ * form is what fails first: mlir-opt's compile of empty functions is a
+ * fixed cost plus a linear term to a few per cent up to 8k functions, and
+ * at 32k, where its IR outgrows the caches, costs 5-11 % more than that
+ * line says -- outside an interval of +-8 % in two sweeps of four.  So a
+ * prediction past an end of a numeric axis also carries the ends check:
+ * the model built again without that end's configurations predicts them
+ * (an extrapolation by one step, the ratio of the end's value to its
+ * neighbour's), and the rms error in ln of those predictions, scaled by
+ * ln factor / ln step (an error from curvature the model lacks grows at
+ * least in proportion to the distance), is added to the variance as one
+ * more part.  The ends check measures the form's error where the data can
+ * show it, one step in; it cannot see a cliff beyond the last value.
+ *
  * Refusals are answers: fewer configurations than a form's parameters plus
  * two, a value of an axis the sweep held at one value, a level of a
  * categorical axis it never measured.  Cliffs (fit.h): along each numeric
@@ -84,6 +98,14 @@ typedef struct {
     double *xs;     /* numeric: each level's number */
     double lo, hi;  /* numeric: the measured range */
     double center;  /* numeric: mean ln x over the configurations */
+    /* numeric: the ends check ([0] the smallest value, [1] the largest):
+     * the rms error in ln of that end's configurations predicted by a model
+     * built without them (NaN: not checked: fewer than three values, or
+     * no model without them), the ln of the step to that end from its
+     * neighbour, and how many configurations it was checked on */
+    double ext_err[2];
+    double ext_step[2];
+    int ext_n[2];
 } ns_pred_axis;
 
 typedef struct {
@@ -162,10 +184,13 @@ void ns_pred_reader_take(ns_run *r, void *ctx);
 void ns_pred_reader_free(ns_pred_reader *rd);
 
 /* Build the model from the counted runs runs[0..n) (digests d, index by
- * run) of one mode; y_total: y is the report total (the stages sum to it).
- * Returns 0, or -1 with p->why set (too little data). */
+ * run) of one mode; y_total: y is the report total (the stages sum to it);
+ * ends_check: also the ends check of each numeric axis (two more builds
+ * an axis; a caller that predicts only inside the measured range, as
+ * sweep --adaptive does, leaves it out).  Returns 0, or -1 with p->why
+ * set (too little data). */
 int ns_pred_build(ns_pred *p, const ns_run *const *runs, const int *idx, int n,
-                  const ns_pred_digest *d, int y_total, double level);
+                  const ns_pred_digest *d, int y_total, double level, int ends_check);
 void ns_pred_free(ns_pred *p);
 
 /* ====== Predicting ====== */

@@ -185,6 +185,15 @@ static void ns__render_text(ns_buf *b, const ns_pred *p, const char *yspec, cons
         if (pt->has_fixed) ns_buf_printf(b, " (plus a fixed %.4g)", pt->fixed);
     }
     ns_buf_putc(b, '\n');
+    for (int a = 0; a < p->naxes; a++)
+        for (int e = 1; e >= 0; e--) {
+            const ns_pred_axis *ax = &p->axes[a];
+            if (!isfinite(ax->ext_err[e])) continue;
+            ns_buf_printf(b, "ends check: %s=%s predicted without it within %.1f %% (rms of %d "
+                             "configuration%s, a step of %.3gx)\n",
+                          ax->name, ax->levels[e ? ax->nlevels - 1 : 0], 100 * ax->ext_err[e],
+                          ax->ext_n[e], ax->ext_n[e] == 1 ? "" : "s", exp(ax->ext_step[e]));
+        }
     for (int i = 0; i < ncl; i++)
         ns_buf_printf(b, "cliff: %s from %.10g to %.10g, local slope %.2f against the exponent "
                          "%.2f: a power law does not hold across it\n",
@@ -236,12 +245,20 @@ static void ns__render_text(ns_buf *b, const ns_pred *p, const char *yspec, cons
         ns_buf_putc(b, '\n');
         if (q->extrapolation) {
             ns_buf_puts(b, "  extrapolation:");
-            for (int a = 0; a < p->naxes; a++)
-                if (q->factor[a] != 1)
-                    ns_buf_printf(b, " %s %.3gx %s the measured %.10g..%.10g", p->axes[a].name,
-                                  q->factor[a] > 1 ? q->factor[a] : 1 / q->factor[a],
-                                  q->factor[a] > 1 ? "above" : "below", p->axes[a].lo,
-                                  p->axes[a].hi);
+            for (int a = 0; a < p->naxes; a++) {
+                const ns_pred_axis *ax = &p->axes[a];
+                int e = q->factor[a] > 1;
+                if (q->factor[a] == 1) continue;
+                ns_buf_printf(b, " %s %.3gx %s the measured %.10g..%.10g", ax->name,
+                              e ? q->factor[a] : 1 / q->factor[a], e ? "above" : "below",
+                              ax->lo, ax->hi);
+                if (isfinite(ax->ext_err[e]))
+                    ns_buf_printf(b, " (in the interval: the ends check's %.1f %% a step, "
+                                     "%.1f %% this far)",
+                                  100 * ax->ext_err[e],
+                                  100 * ax->ext_err[e] * fabs(log(q->factor[a])) / ax->ext_step[e]);
+                else ns_buf_puts(b, " (no ends check: too few values measured to leave that end out)");
+            }
             ns_buf_putc(b, '\n');
         }
         if (q->cliff) ns_buf_puts(b, "  past a cliff of the measured points: do not trust it\n");
@@ -307,6 +324,21 @@ static void ns__render_json(ns_buf *b, const ns_pred *p, const char *yspec, cons
         ns__g(b, pt->has_fixed ? pt->fixed : NAN);
         ns_buf_putc(b, '}');
     }
+    ns_buf_puts(b, "],\"extrapolation_checks\":[");
+    for (int a = 0, k = 0; a < p->naxes; a++)
+        for (int e = 1; e >= 0; e--) {
+            const ns_pred_axis *ax = &p->axes[a];
+            if (!isfinite(ax->ext_err[e])) continue;
+            ns_buf_puts(b, k++ ? ",{\"axis\":" : "{\"axis\":");
+            ns_json_str(b, ax->name);
+            ns_buf_printf(b, ",\"end\":\"%s\",\"value\":", e ? "above" : "below");
+            ns_json_str(b, ax->levels[e ? ax->nlevels - 1 : 0]);
+            ns_buf_puts(b, ",\"step\":");
+            ns__g(b, exp(ax->ext_step[e]));
+            ns_buf_printf(b, ",\"n\":%d,\"rms_ln_error\":", ax->ext_n[e]);
+            ns__g(b, ax->ext_err[e]);
+            ns_buf_putc(b, '}');
+        }
     ns_buf_puts(b, "],\"cliffs\":[");
     for (int i = 0; i < ncl; i++) {
         ns_buf_puts(b, i ? ",{\"axis\":" : "{\"axis\":");
@@ -563,7 +595,7 @@ int ns_cmd_predict(int argc, char **argv) {
         rc = NS_EXIT_NOTHING;
         goto out;
     }
-    if (ns_pred_build(&p, runs, idx, n, &rd.dig, fy.kind == NS_FIELD_TOTAL, level) < 0) {
+    if (ns_pred_build(&p, runs, idx, n, &rd.dig, fy.kind == NS_FIELD_TOTAL, level, 1) < 0) {
         ns_error("cannot predict %s: %s", yspec, p.why);
         rc = NS_EXIT_NOTHING;
         goto out;

@@ -82,7 +82,7 @@ int ns_adaptive_next(const ns_adaptive *ad, ns_plan *plan, size_t k) {
                       m == 1 ? "" : "s", ad->budget);
         goto out;
     }
-    model = nuse > 0 && ns_pred_build(&p, runs, use, nuse, &rd.dig, 1, 0.9) == 0;
+    model = nuse > 0 && ns_pred_build(&p, runs, use, nuse, &rd.dig, 1, 0.9, 0) == 0;
     if (model && ad->target_pct > 0 && 100 * p.loo_median <= ad->target_pct) {
         ns_buf_printf(&msg, "LOO median error %.1f %% over %d configurations, at most the "
                             "%g %% of --target-error: done",

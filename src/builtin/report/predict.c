@@ -49,7 +49,7 @@ int ns__report_predict(ns_page *page, char **inputs, int ninputs, const char *co
     char **label = ns_xcalloc((size_t)nspecs + 1, sizeof *label);
     char **whys = ns_xcalloc((size_t)nspecs + 1, sizeof *whys);
     int ngrid = 1;
-    if (n == 0 || ns_pred_build(&p, runs, idx, n, &rd.dig, 1, 0.9) < 0) {
+    if (n == 0 || ns_pred_build(&p, runs, idx, n, &rd.dig, 1, 0.9, 1) < 0) {
         ns_warn_at(NULL, 0, "report --predict: no prediction: %s",
                    n ? p.why : "no counted runs in the folders given");
         goto out;
