@@ -65,15 +65,12 @@ NS_J=-j$(nproc 2>/dev/null || echo 1)
 
 # ---------------------------------------------------------------- 0. timed on a quiet machine
 # predict on real compiles, before the lanes and the sanitized build below
-# start; with PREDICT_REAL=1 only, for now (tests/run_predict_real.sh says
-# why on both counts)
+# start (tests/run_predict_real.sh says why, and when it skips)
 group "0. predict on real compiles, the machine quiet"
 if ! tier_full; then
     skip "predict on real mlir-opt-22 compiles (16k and 32k from 1k..8k; make check)"
 elif [ -n "${NPUSCOPE_INNER:-}" ]; then
     :
-elif [ -z "${PREDICT_REAL:-}" ]; then
-    skip "predict on real mlir-opt-22 compiles (not yet reliable on this shared machine: one make check in two missed 32k by 29 %; PREDICT_REAL=1 runs it)"
 else
     # shellcheck source=tests/run_predict_real.sh
     . tests/run_predict_real.sh
