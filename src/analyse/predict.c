@@ -190,7 +190,8 @@ static int ns__build(ns_pred *p, const ns_run *const *runs, const int *idx, int 
     for (int a = 0; a < p->naxes; a++)
         for (int e = 0; e < 2; e++) {
             p->axes[a].ext_err[e] = NAN;
-            p->axes[a].ext_step[e] = NAN;
+            p->axes[a].ext_reach[e] = NAN;
+            p->axes[a].ext_skip[e] = NS_PRED_ENDS_FEW;
         }
     /* configurations: the runs with the same levels */
     int na = p->naxes, nst = (int)d->stages.count;
@@ -349,7 +350,13 @@ static void ns__ends_check(ns_pred *p, const ns_run *const *runs, const int *idx
         if (!ax->numeric || ax->nlevels < 3) continue;
         for (int e = 0; e < 2; e++) {
             int end = e ? ax->nlevels - 1 : 0, next = e ? end - 1 : 1;
-            int m = 0;
+            int far = e ? 0 : ax->nlevels - 1, m = 0, at_end = 0;
+            for (int c = 0; c < p->ncfgs; c++) at_end += p->cfgs[c].level[a] == end;
+            if (3 * at_end > p->ncfgs) {
+                ax->ext_skip[e] = NS_PRED_ENDS_HEAVY;
+                continue;
+            }
+            ax->ext_skip[e] = NS_PRED_ENDS_NO_MODEL;
             for (int i = 0; i < n; i++)
                 if (ns__level_of(ax, ns_kv_get(&runs[idx[i]]->tags, ax->name)) != end)
                     sub[m++] = idx[i];
@@ -377,8 +384,10 @@ static void ns__ends_check(ns_pred *p, const ns_run *const *runs, const int *idx
                 }
                 if (k) {
                     ax->ext_err[e] = sqrt(ss / k);
-                    ax->ext_step[e] = fabs(log(ax->xs[end] / ax->xs[next]));
+                    ax->ext_reach[e] = fabs(log(ax->xs[end] / ax->xs[next])) /
+                                       fabs(log(ax->xs[next] / ax->xs[far]));
                     ax->ext_n[e] = k;
+                    ax->ext_skip[e] = NS_PRED_ENDS_DONE;
                 }
             }
             ns_pred_free(&without);
@@ -557,11 +566,8 @@ void ns_pred_eval(const ns_pred *p, ns_pred_point *q) {
     (void)last;
     /* past an end: the ends check's error, scaled to the distance */
     for (int a = 0; a < na; a++) {
-        const ns_pred_axis *ax = &p->axes[a];
-        int e = q->factor[a] > 1;
-        if (q->factor[a] == 1 || !isfinite(ax->ext_err[e]) || !(ax->ext_step[e] > 0)) continue;
-        double r = ax->ext_err[e] * fabs(log(q->factor[a])) / ax->ext_step[e];
-        var_sum += r * r;
+        double r = ns_pred_ends_error(p, a, q->factor[a]);
+        if (isfinite(r)) var_sum += r * r;
     }
     double t = ns_t_quantile(0.5 + p->level / 2, df < 1 ? 1 : df);
     double w = t * sqrt(var_sum);
@@ -583,6 +589,28 @@ void ns_pred_eval(const ns_pred *p, ns_pred_point *q) {
     free(val);
     free(var);
     free(lx);
+}
+
+double ns_pred_ends_error(const ns_pred *p, int a, double factor) {
+    const ns_pred_axis *ax = &p->axes[a];
+    int e = factor > 1;
+    if (factor == 1 || !ax->numeric) return 0;
+    if (!isfinite(ax->ext_err[e]) || !(ax->ext_reach[e] > 0)) return NAN;
+    return ax->ext_err[e] * ns_pred_reach(p, a, factor) / ax->ext_reach[e];
+}
+
+double ns_pred_reach(const ns_pred *p, int a, double factor) {
+    const ns_pred_axis *ax = &p->axes[a];
+    return fabs(log(factor)) / log(ax->hi / ax->lo);
+}
+
+const char *ns_pred_ends_skip_why(int skip) {
+    switch (skip) {
+    case NS_PRED_ENDS_DONE: return "checked";
+    case NS_PRED_ENDS_FEW: return "fewer than three values measured";
+    case NS_PRED_ENDS_HEAVY: return "that end holds more than a third of the configurations";
+    default: return "no model could be built without that end";
+    }
 }
 
 void ns_pred_point_free(ns_pred_point *pt) {

@@ -61,11 +61,20 @@
  * prediction past an end of a numeric axis also carries the ends check:
  * the model built again without that end's configurations predicts them
  * (an extrapolation by one step, the ratio of the end's value to its
- * neighbour's), and the rms error in ln of those predictions, scaled by
- * ln factor / ln step (an error from curvature the model lacks grows at
- * least in proportion to the distance), is added to the variance as one
- * more part.  The ends check measures the form's error where the data can
- * show it, one step in; it cannot see a cliff beyond the last value.
+ * neighbour's), and the rms error in ln of those predictions is added to
+ * the variance as one more part, scaled to the prediction's reach: how
+ * far past the range it goes as a fraction of the range (ln factor over
+ * ln of hi / lo), over the same of the check (ln step over the ln range
+ * of the rest).  An error from curvature the model lacks grows with the
+ * distance, and a model fitted over a wide range goes less wrong at the
+ * same distance than one fitted over a narrow one.  The check is left out
+ * where it would judge a different model: an axis with two values (the
+ * rest has one), and an end that holds more than a third of the
+ * configurations (an adaptive sweep's corners: the model without them is
+ * built on a remnant, and predicted a 14B model 71 % wrong where the
+ * whole sweep's was right to 0.1 %).  It measures the form's error where
+ * the data can show it, one step in; it cannot see a cliff beyond the
+ * last value.
  *
  * Refusals are answers: fewer configurations than a form's parameters plus
  * two, a value of an axis the sweep held at one value, a level of a
@@ -100,13 +109,24 @@ typedef struct {
     double center;  /* numeric: mean ln x over the configurations */
     /* numeric: the ends check ([0] the smallest value, [1] the largest):
      * the rms error in ln of that end's configurations predicted by a model
-     * built without them (NaN: not checked: fewer than three values, or
-     * no model without them), the ln of the step to that end from its
-     * neighbour, and how many configurations it was checked on */
+     * built without them (NaN: not checked, ext_skip says why), how far
+     * past its own range that model reached (ln step to the end over the
+     * ln range of the rest), and how many configurations it was checked on */
     double ext_err[2];
-    double ext_step[2];
+    double ext_reach[2];
     int ext_n[2];
+    int ext_skip[2]; /* NS_PRED_ENDS_*: why an end was not checked */
 } ns_pred_axis;
+
+/* Why an end of an axis has no ends check (ns_pred_axis.ext_skip). */
+enum {
+    NS_PRED_ENDS_DONE = 0,   /* checked */
+    NS_PRED_ENDS_FEW,        /* fewer than three values */
+    NS_PRED_ENDS_HEAVY,      /* the end holds more than a third of the configurations */
+    NS_PRED_ENDS_NO_MODEL    /* no model could be built without it */
+};
+/* Its reason as words ("fewer than three values measured"). */
+const char *ns_pred_ends_skip_why(int skip);
 
 typedef struct {
     int *level;      /* per axis: index into the axis's levels */
@@ -215,6 +235,15 @@ typedef struct {
 int ns_pred_point_at(const ns_pred *p, const ns_kvlist *at, ns_pred_point *pt);
 /* Predict at pt's axis values (x, level set). */
 void ns_pred_eval(const ns_pred *p, ns_pred_point *pt);
+/* The ends check's share of a prediction's interval at factor past axis
+ * a's measured range (factor as ns_pred_point's: above 1 past the
+ * largest, below 1 past the smallest): the end's error in ln scaled by
+ * the prediction's reach over the check's.  0 inside the range; NaN past
+ * an end that was not checked. */
+double ns_pred_ends_error(const ns_pred *p, int a, double factor);
+/* How far past axis a's measured range factor goes, as a fraction of
+ * the range (ln factor over ln hi / lo). */
+double ns_pred_reach(const ns_pred *p, int a, double factor);
 void ns_pred_point_free(ns_pred_point *pt);
 
 /* ====== Cliffs ====== */

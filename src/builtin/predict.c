@@ -190,9 +190,9 @@ static void ns__render_text(ns_buf *b, const ns_pred *p, const char *yspec, cons
             const ns_pred_axis *ax = &p->axes[a];
             if (!isfinite(ax->ext_err[e])) continue;
             ns_buf_printf(b, "ends check: %s=%s predicted without it within %.1f %% (rms of %d "
-                             "configuration%s, a step of %.3gx)\n",
+                             "configuration%s, %.2f of the rest's range past it)\n",
                           ax->name, ax->levels[e ? ax->nlevels - 1 : 0], 100 * ax->ext_err[e],
-                          ax->ext_n[e], ax->ext_n[e] == 1 ? "" : "s", exp(ax->ext_step[e]));
+                          ax->ext_n[e], ax->ext_n[e] == 1 ? "" : "s", ax->ext_reach[e]);
         }
     for (int i = 0; i < ncl; i++)
         ns_buf_printf(b, "cliff: %s from %.10g to %.10g, local slope %.2f against the exponent "
@@ -252,12 +252,13 @@ static void ns__render_text(ns_buf *b, const ns_pred *p, const char *yspec, cons
                 ns_buf_printf(b, " %s %.3gx %s the measured %.10g..%.10g", ax->name,
                               e ? q->factor[a] : 1 / q->factor[a], e ? "above" : "below",
                               ax->lo, ax->hi);
-                if (isfinite(ax->ext_err[e]))
-                    ns_buf_printf(b, " (in the interval: the ends check's %.1f %% a step, "
-                                     "%.1f %% this far)",
-                                  100 * ax->ext_err[e],
-                                  100 * ax->ext_err[e] * fabs(log(q->factor[a])) / ax->ext_step[e]);
-                else ns_buf_puts(b, " (no ends check: too few values measured to leave that end out)");
+                double r = ns_pred_ends_error(p, a, q->factor[a]);
+                if (isfinite(r))
+                    ns_buf_printf(b, " (in the interval: the ends check's %.1f %% at %.2f of a "
+                                     "range past it, %.1f %% at %.2f)",
+                                  100 * ax->ext_err[e], ax->ext_reach[e], 100 * r,
+                                  ns_pred_reach(p, a, q->factor[a]));
+                else ns_buf_printf(b, " (no ends check: %s)", ns_pred_ends_skip_why(ax->ext_skip[e]));
             }
             ns_buf_putc(b, '\n');
         }
@@ -333,8 +334,8 @@ static void ns__render_json(ns_buf *b, const ns_pred *p, const char *yspec, cons
             ns_json_str(b, ax->name);
             ns_buf_printf(b, ",\"end\":\"%s\",\"value\":", e ? "above" : "below");
             ns_json_str(b, ax->levels[e ? ax->nlevels - 1 : 0]);
-            ns_buf_puts(b, ",\"step\":");
-            ns__g(b, exp(ax->ext_step[e]));
+            ns_buf_puts(b, ",\"reach\":");
+            ns__g(b, ax->ext_reach[e]);
             ns_buf_printf(b, ",\"n\":%d,\"rms_ln_error\":", ax->ext_n[e]);
             ns__g(b, ax->ext_err[e]);
             ns_buf_putc(b, '}');

@@ -232,18 +232,35 @@ static void ns__table(ns_page *p, const ns_page_predict *pp) {
         c[2] = b.data;
         c[3] = q->regime ? ns_strdup(q->regime) : NULL;
         ns_buf e = {0};
-        for (int a = 0; a < m->naxes; a++)
-            if (q->factor[a] != 1)
-                ns_buf_printf(&e, "%s%s %.3gx %s", e.len ? ", " : "", m->axes[a].name,
-                              q->factor[a] > 1 ? q->factor[a] : 1 / q->factor[a],
-                              q->factor[a] > 1 ? "above" : "below");
+        for (int a = 0; a < m->naxes; a++) {
+            if (q->factor[a] == 1) continue;
+            ns_buf_printf(&e, "%s%s %.3gx %s", e.len ? ", " : "", m->axes[a].name,
+                          q->factor[a] > 1 ? q->factor[a] : 1 / q->factor[a],
+                          q->factor[a] > 1 ? "above" : "below");
+            double r = ns_pred_ends_error(m, a, q->factor[a]);
+            if (isfinite(r)) ns_buf_printf(&e, " (ends check: %.1f %% in the interval)", 100 * r);
+            else ns_buf_printf(&e, " (no ends check: %s)",
+                               ns_pred_ends_skip_why(m->axes[a].ext_skip[q->factor[a] > 1]));
+        }
         if (q->cliff) ns_buf_printf(&e, "%spast a cliff", e.len ? ", " : "");
         c[4] = e.len ? e.data : ns_strdup("no");
         c[5] = q->measured ? ns__num_new(q->measured_y) : NULL;
     }
-    ns_buf_printf(&note, "LOO: median error %.1f %%, worst %.1f %% over %d configurations. "
-                         "Predictions hold for the machine and environment the sweep ran on.",
+    ns_buf_printf(&note, "LOO: median error %.1f %%, worst %.1f %% over %d configurations. ",
                   100 * m->loo_median, 100 * m->loo_max, m->loo_n);
+    /* the ends check, the evidence of an extrapolation's interval */
+    int said = 0;
+    for (int a = 0; a < m->naxes; a++)
+        for (int e = 1; e >= 0; e--) {
+            const ns_pred_axis *ax = &m->axes[a];
+            if (!isfinite(ax->ext_err[e])) continue;
+            ns_buf_printf(&note, "%s%s=%s predicted without it within %.1f %%",
+                          said++ ? "; " : "Ends check (a prediction past an end has it in its "
+                                          "interval, scaled to the distance): ",
+                          ax->name, ax->levels[e ? ax->nlevels - 1 : 0], 100 * ax->ext_err[e]);
+        }
+    ns_buf_puts(&note, said ? ". Predictions hold for the machine and environment the sweep ran on."
+                            : "Predictions hold for the machine and environment the sweep ran on.");
     t->note = note.data;
     ns_buf_free(&cap);
 }
