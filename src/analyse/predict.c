@@ -564,7 +564,7 @@ void ns_pred_eval(const ns_pred *p, ns_pred_point *q) {
         var_sum = var[p->nparts - 1];
     }
     (void)last;
-    /* past an end: the ends check's error, scaled to the distance */
+    /* past an end: the ends check's error, scaled to the prediction's reach */
     for (int a = 0; a < na; a++) {
         double r = ns_pred_ends_error(p, a, q->factor[a]);
         if (isfinite(r)) var_sum += r * r;
