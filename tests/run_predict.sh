@@ -344,7 +344,7 @@ pred_page() {
     grep -q 'precision=bf16 was never measured' "$PRED/t.html" &&
     # the ends checks made, with their errors, in the table's note (the 7B
     # end, 11 of the 20 configurations, is not one of them)
-    grep -q '<p class="note">LOO: .* Ends check (a prediction past an end has it in its interval, scaled to the distance): model=qwen2-0.5b predicted without it within [0-9.]* %; window=128 predicted' "$PRED/p.html"
+    grep -q '<p class="note">LOO: .* Ends check (a prediction past an end has it in its interval, scaled to its reach): model=qwen2-0.5b predicted without it within [0-9.]* %; window=128 predicted' "$PRED/p.html"
 }
 # the adaptive sweeps record about 70 runs of real processes: the full tier
 # only, as every record/sweep check (docs/testing.md); the fast tier says so

@@ -604,6 +604,10 @@ double ns_pred_reach(const ns_pred *p, int a, double factor) {
     return fabs(log(factor)) / log(ax->hi / ax->lo);
 }
 
+const char *ns_pred_end_value(const ns_pred_axis *ax, int e) {
+    return ax->levels[e ? ax->nlevels - 1 : 0];
+}
+
 const char *ns_pred_ends_skip_why(int skip) {
     switch (skip) {
     case NS_PRED_ENDS_DONE: return "checked";

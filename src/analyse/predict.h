@@ -127,6 +127,8 @@ enum {
 };
 /* Its reason as words ("fewer than three values measured"). */
 const char *ns_pred_ends_skip_why(int skip);
+/* The value as written at end e of a numeric axis (0 smallest, 1 largest). */
+const char *ns_pred_end_value(const ns_pred_axis *ax, int e);
 
 typedef struct {
     int *level;      /* per axis: index into the axis's levels */

@@ -191,7 +191,7 @@ static void ns__render_text(ns_buf *b, const ns_pred *p, const char *yspec, cons
             if (!isfinite(ax->ext_err[e])) continue;
             ns_buf_printf(b, "ends check: %s=%s predicted without it within %.1f %% (rms of %d "
                              "configuration%s, %.2f of the rest's range past it)\n",
-                          ax->name, ax->levels[e ? ax->nlevels - 1 : 0], 100 * ax->ext_err[e],
+                          ax->name, ns_pred_end_value(ax, e), 100 * ax->ext_err[e],
                           ax->ext_n[e], ax->ext_n[e] == 1 ? "" : "s", ax->ext_reach[e]);
         }
     for (int i = 0; i < ncl; i++)
@@ -333,7 +333,7 @@ static void ns__render_json(ns_buf *b, const ns_pred *p, const char *yspec, cons
             ns_buf_puts(b, k++ ? ",{\"axis\":" : "{\"axis\":");
             ns_json_str(b, ax->name);
             ns_buf_printf(b, ",\"end\":\"%s\",\"value\":", e ? "above" : "below");
-            ns_json_str(b, ax->levels[e ? ax->nlevels - 1 : 0]);
+            ns_json_str(b, ns_pred_end_value(ax, e));
             ns_buf_puts(b, ",\"reach\":");
             ns__g(b, ax->ext_reach[e]);
             ns_buf_printf(b, ",\"n\":%d,\"rms_ln_error\":", ax->ext_n[e]);

@@ -256,8 +256,8 @@ static void ns__table(ns_page *p, const ns_page_predict *pp) {
             if (!isfinite(ax->ext_err[e])) continue;
             ns_buf_printf(&note, "%s%s=%s predicted without it within %.1f %%",
                           said++ ? "; " : "Ends check (a prediction past an end has it in its "
-                                          "interval, scaled to the distance): ",
-                          ax->name, ax->levels[e ? ax->nlevels - 1 : 0], 100 * ax->ext_err[e]);
+                                          "interval, scaled to its reach): ",
+                          ax->name, ns_pred_end_value(ax, e), 100 * ax->ext_err[e]);
         }
     ns_buf_puts(&note, said ? ". Predictions hold for the machine and environment the sweep ran on."
                             : "Predictions hold for the machine and environment the sweep ran on.");
